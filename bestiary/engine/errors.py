@@ -1,0 +1,85 @@
+"""The few exceptions bad input raises.
+
+Every message says what was wrong and what is allowed instead. Whatever
+raised one left every state and record unchanged: nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class BestiaryError(Exception):
+    """Base of every error the engine raises on bad input."""
+
+
+def _allowed(options: Iterable[object], limit: int = 40) -> str:
+    items = [str(o) for o in options]
+    shown = ", ".join(items[:limit])
+    if len(items) > limit:
+        shown += f", … ({len(items) - limit} more)"
+    return shown or "nothing"
+
+
+class IllegalAction(BestiaryError):
+    """An action that is not legal now for that seat (or not for any seat)."""
+
+    def __init__(self, message: str, allowed: Iterable[object] | None = None) -> None:
+        self.allowed = [str(a) for a in allowed] if allowed is not None else None
+        if self.allowed is not None:
+            message = f"{message}; allowed: {_allowed(self.allowed)}"
+        super().__init__(message)
+
+
+class NotYourTurn(IllegalAction):
+    """The seat owes no decision right now."""
+
+
+class UnknownGame(BestiaryError):
+    def __init__(self, game_id: str, known: Iterable[str]) -> None:
+        super().__init__(f"unknown game {game_id!r}; known games: {_allowed(sorted(known))}")
+
+
+class UnknownVariant(BestiaryError):
+    def __init__(self, game_id: str, variant: str, known: Iterable[str]) -> None:
+        super().__init__(f"{game_id} has no variant {variant!r}; variants: {_allowed(known)}")
+
+
+class BadOptions(BestiaryError):
+    """A rule option that does not exist, or a value of the wrong kind."""
+
+
+class BadPlayers(BestiaryError):
+    def __init__(self, game_id: str, players: int, allowed: Iterable[int]) -> None:
+        super().__init__(
+            f"{game_id} cannot be played by {players} players; allowed: {_allowed(allowed)}"
+        )
+
+
+class UnknownCard(BestiaryError):
+    def __init__(self, name: str, known: Iterable[str] | None = None) -> None:
+        msg = f"unknown card {name!r}"
+        if known is not None:
+            msg += f"; known cards include: {_allowed(sorted(known), 12)}"
+        super().__init__(msg)
+
+
+class BadCardFile(BestiaryError):
+    """A malformed card (or other data) file: names the file, line and problem."""
+
+    def __init__(self, path: str, line: int | None, problem: str) -> None:
+        self.path, self.line, self.problem = path, line, problem
+        where = f"{path}, line {line}" if line is not None else path
+        super().__init__(f"{where}: {problem}")
+
+
+class BadRecord(BestiaryError):
+    """A match record that cannot be read or does not replay."""
+
+
+class BadAgentSpec(BestiaryError):
+    """An agent spec such as ``ismcts:iterations=400`` that cannot be built."""
+
+
+class BadInput(BestiaryError):
+    """Malformed input to a tool (e.g. the JSON that ``bestiary score`` reads)."""

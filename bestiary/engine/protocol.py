@@ -1,0 +1,278 @@
+"""The game protocol: a :class:`Game` (metadata + factory) and a :class:`State`
+(one match in progress). Every game implements these; nothing else in the
+engine knows any game's rules.
+
+Shape (see DESIGN.md):
+
+- ``to_act()``: the seats that owe a decision now (several at once for
+  claim windows, duels, face-down tactics); ``()`` when the game is over.
+- ``legal(seat)`` / ``apply(seat, action)``: ``apply`` raises
+  :class:`IllegalAction` and leaves the state unchanged when the action is
+  not legal for that seat now. Hidden simultaneous choices stay hidden
+  until every owed seat has chosen; the state decides when a step is done.
+- Actions are hashable, immutable values whose ``str()`` is a stable text
+  form (``discard Werecat``, ``claim``, ``rps rock``) and which map to an
+  integer in a fixed per-game action space (``action_index``) for RL masks.
+- ``view(seat)`` and ``events_since(n, seat)`` contain nothing ``seat`` may
+  not know (``None`` = spectator).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+
+from .errors import BadPlayers, IllegalAction, NotYourTurn, UnknownVariant
+from .events import Event, EventLog
+from .rng import Rng
+from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+@runtime_checkable
+class Action(Protocol):
+    """Any hashable immutable value with a stable ``str()`` text form."""
+
+    def __str__(self) -> str: ...
+    def __hash__(self) -> int: ...
+
+
+def normalize_text(text: str) -> str:
+    """Text forms compare case- and whitespace-insensitively."""
+    return " ".join(text.split()).casefold()
+
+
+@dataclass
+class Result:
+    """The outcome of a finished match."""
+
+    scores: list[float]
+    winners: list[int]
+    # Game-specific statistics for the simulator: numbers are averaged,
+    # strings counted, lists flattened (e.g. {"pattern": "4+4", "turns": 31}).
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners), "stats": self.stats}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        return cls(list(data["scores"]), list(data["winners"]), dict(data.get("stats", {})))
+
+
+class State(ABC):
+    """One match in progress. Subclasses hold the game's data and rules."""
+
+    game: Game
+    players: int
+    rules: Ruleset
+    rng: Rng
+    log: EventLog
+
+    # -- who decides --------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now; ``()`` when the game is over."""
+
+    @abstractmethod
+    def legal(self, seat: int) -> Sequence[Action]:
+        """The legal actions of ``seat`` now (empty if it owes no decision)."""
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``action`` for ``seat``; raise IllegalAction with the state unchanged."""
+
+    # -- outcome ------------------------------------------------------------
+    @property
+    @abstractmethod
+    def over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None: ...
+
+    # -- information --------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-safe picture of the match as ``seat`` may know it (None: spectator)."""
+
+    def events_since(self, n: int, seat: int | None) -> list[Event]:
+        """Events with index ≥ ``n`` that ``seat`` may see."""
+        return self.log.since(n, seat)
+
+    def event_count(self) -> int:
+        return len(self.log)
+
+    def quiet(self) -> None:
+        """Stop recording events (simulation and benchmarks do not read them)."""
+        self.log.enabled = False
+
+    # -- copies for search --------------------------------------------------
+    def clone(self) -> State:
+        """An independent exact copy. Games override this with a fast copy."""
+        return copy.deepcopy(self)
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: Rng) -> State:
+        """A clone in which everything ``seat`` cannot know is resampled with ``rng``."""
+
+    # -- the action space ---------------------------------------------------
+    @abstractmethod
+    def action_index(self, action: Action) -> int:
+        """The action's integer in the game's fixed action space."""
+
+    @abstractmethod
+    def action_from_index(self, seat: int, index: int) -> Action:
+        """The legal action of ``seat`` with that index (IllegalAction if none)."""
+
+    # -- text forms ---------------------------------------------------------
+    def parse(self, seat: int, text: str) -> Action:
+        """The legal action of ``seat`` whose text form is ``text``.
+
+        Raises IllegalAction naming the allowed actions. Games may override
+        to accept abbreviations, but the exact text form must always work.
+        """
+        owed = self.to_act()
+        if seat not in owed:
+            raise NotYourTurn(
+                f"seat {seat} has no decision to make now"
+                + (
+                    f"; waiting for seat(s) {', '.join(map(str, owed))}"
+                    if owed
+                    else "; the game is over"
+                )
+            )
+        want = normalize_text(text)
+        legal = self.legal(seat)
+        for a in legal:
+            if normalize_text(str(a)) == want:
+                return a
+        raise IllegalAction(f"{text!r} is not a legal action for seat {seat} now", legal)
+
+    def apply_text(self, seat: int, text: str) -> Action:
+        action = self.parse(seat, text)
+        self.apply(seat, action)
+        return action
+
+    def check_legal(self, seat: int, action: Action) -> None:
+        """Raise the right error when ``action`` is not legal for ``seat`` (helper for apply)."""
+        if seat not in self.to_act():
+            raise NotYourTurn(f"seat {seat} has no decision to make now")
+        legal = self.legal(seat)
+        if action not in legal:
+            raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+
+
+class Game(ABC):
+    """A game: metadata, variants and a factory for states.
+
+    Optional hooks (used by the CLI and the server when a game offers them):
+    ``render`` (terminal picture of a view), ``catalog`` / ``render_catalog``
+    (``bestiary cards``), ``score_tool`` (``bestiary score``), ``agents``
+    (game-specific bots by name).
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    # Player counts the game supports (defaults to min..max).
+    player_counts: ClassVar[tuple[int, ...] | None] = None
+    # A typical table size, for benchmarks and default simulations.
+    default_players: ClassVar[int] = 4
+
+    @property
+    @abstractmethod
+    def variants(self) -> Mapping[str, Ruleset]:
+        """Variant name -> rules; the first one is the default."""
+
+    @property
+    def default_variant(self) -> str:
+        return next(iter(self.variants))
+
+    def allowed_players(self) -> tuple[int, ...]:
+        if self.player_counts is not None:
+            return self.player_counts
+        return tuple(range(self.min_players, self.max_players + 1))
+
+    def ruleset(
+        self, variant: str | None = None, options: Mapping[str, Any] | None = None
+    ) -> Ruleset:
+        """The rules of ``variant`` with ``options`` applied (BadOptions/UnknownVariant)."""
+        name = variant or self.default_variant
+        if name not in self.variants:
+            raise UnknownVariant(self.id, name, self.variants)
+        return self.variants[name].with_options(options)
+
+    def new(
+        self,
+        players: int,
+        *,
+        seed: int,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> State:
+        """A new match. Bad players/variant/options raise before anything is built."""
+        rules = self.ruleset(variant, options)
+        if players not in self.allowed_players():
+            raise BadPlayers(self.id, players, self.allowed_players())
+        return self.create(players, seed, rules)
+
+    @abstractmethod
+    def create(self, players: int, seed: int, rules: Ruleset) -> State:
+        """Build the initial state (players and rules already validated)."""
+
+    @abstractmethod
+    def num_actions(self, players: int, rules: Ruleset) -> int:
+        """Size of the fixed action space (for RL masks)."""
+
+    # -- optional hooks -----------------------------------------------------
+    def agents(self) -> Mapping[str, Callable[..., Any]]:
+        """Game-specific agent factories by name, e.g. ``{"heuristic": HeuristicAgent}``.
+        A factory takes ``seed=`` and the spec's keyword options."""
+        return {}
+
+    def render(self, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
+        """A Rich picture of ``view`` (and the latest ``events``) for the terminal."""
+        from rich.pretty import Pretty
+
+        return Pretty(dict(view))
+
+    def describe_event(self, event: Event) -> str:
+        """One log line for an event."""
+        parts = " ".join(f"{k}={v}" for k, v in event.data.items())
+        return f"{event.kind} {parts}".strip()
+
+    def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
+        """JSON-safe card list for ``bestiary cards`` (None: this game has none)."""
+        return None
+
+    def render_catalog(self, catalog: Mapping[str, Any]) -> RenderableType:
+        from rich.pretty import Pretty
+
+        return Pretty(dict(catalog))
+
+    def score_tool(self, payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any] | None:
+        """``bestiary score``: JSON in, JSON out (BadInput on malformed input).
+        None: this game has no scoring tool."""
+        return None
+
+    def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
+        """Game-specific benchmarks (e.g. a solver's timings) for ``bestiary bench``."""
+        return {}
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": list(self.allowed_players()),
+            "default_players": self.default_players,
+            "variants": list(self.variants),
+            "options": type(self.variants[self.default_variant]).fields_info(),
+            "agents": ["random", *[a for a in self.agents() if a != "random"]],
+        }

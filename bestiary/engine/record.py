@@ -1,0 +1,151 @@
+"""Match records: ``(game, variant, options, players, seed, moves)`` as JSON,
+and replaying them.
+
+A record fully determines a match because the state's only randomness is
+its seeded RNG. Moves are stored in their text form, so a record reads
+like a game log and survives changes to a game's action numbering.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import BadRecord, BestiaryError
+from .protocol import Action, Game, State
+from .registry import get_game
+
+FORMAT = "bestiary-record/1"
+
+
+@dataclass
+class MatchRecord:
+    game: str
+    players: int
+    seed: int
+    variant: str
+    options: dict[str, Any] = field(default_factory=dict)
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    seats: list[str] | None = None  # agent specs or "human", for information only
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "variant": self.variant,
+            "options": self.options,
+            "players": self.players,
+            "seed": self.seed,
+            "seats": self.seats,
+            "moves": [[s, m] for s, m in self.moves],
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
+        try:
+            if data.get("format", FORMAT) != FORMAT:
+                raise BadRecord(f"unknown record format {data.get('format')!r}; expected {FORMAT}")
+            moves = [(int(s), str(m)) for s, m in data.get("moves", [])]
+            return cls(
+                game=str(data["game"]),
+                players=int(data["players"]),
+                seed=int(data["seed"]),
+                variant=str(data["variant"]),
+                options=dict(data.get("options") or {}),
+                moves=moves,
+                seats=list(data["seats"]) if data.get("seats") else None,
+                result=data.get("result"),
+            )
+        except BadRecord:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise BadRecord(
+                f"malformed record ({exc!s}); a record needs game, players, seed, variant, moves"
+            ) from None
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> MatchRecord:
+        try:
+            data = json.loads(Path(path).read_text())
+        except OSError as exc:
+            raise BadRecord(f"cannot read record {path}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise BadRecord(f"{path} is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise BadRecord(f"{path}: a record is a JSON object")
+        return cls.from_json(data)
+
+
+class Match:
+    """A state plus the record of the moves applied to it."""
+
+    def __init__(self, game: Game, state: State, record: MatchRecord) -> None:
+        self.game, self.state, self.record = game, state, record
+
+    @classmethod
+    def start(
+        cls,
+        game: Game,
+        players: int,
+        *,
+        seed: int,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        seats: list[str] | None = None,
+    ) -> Match:
+        state = game.new(players, seed=seed, variant=variant, options=options)
+        record = MatchRecord(
+            game=game.id,
+            players=players,
+            seed=seed,
+            variant=variant or game.default_variant,
+            options=dict(options or {}),
+            seats=seats,
+        )
+        return cls(game, state, record)
+
+    def apply(self, seat: int, action: Action) -> None:
+        self.state.apply(seat, action)  # raises before anything is recorded
+        self.record.moves.append((seat, str(action)))
+        if self.state.over and self.state.result is not None:
+            self.record.result = self.state.result.to_json()
+
+    def apply_text(self, seat: int, text: str) -> Action:
+        action = self.state.parse(seat, text)
+        self.apply(seat, action)
+        return action
+
+
+def replay_steps(record: MatchRecord) -> Iterator[tuple[State, tuple[int, str] | None]]:
+    """Yield the state before any move, then after each move (with that move).
+
+    The same state object is yielded each time (it is advanced in place).
+    """
+    game = get_game(record.game)
+    state = game.new(
+        record.players, seed=record.seed, variant=record.variant, options=record.options
+    )
+    yield state, None
+    for i, (seat, text) in enumerate(record.moves):
+        try:
+            state.apply_text(seat, text)
+        except BestiaryError as exc:
+            raise BadRecord(f"move {i + 1} ({seat}: {text!r}) does not replay: {exc}") from None
+        yield state, (seat, text)
+
+
+def replay(record: MatchRecord) -> State:
+    """Rebuild the state a record ends in."""
+    last: State | None = None
+    for last, _ in replay_steps(record):  # noqa: B007 - the last state is the answer
+        pass
+    assert last is not None
+    return last

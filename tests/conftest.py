@@ -1,0 +1,1 @@
+"""Shared test setup: the toy game is registered for engine tests."""

