@@ -84,7 +84,9 @@ class Rng:
     def copy(self) -> Rng:
         other = Rng.__new__(Rng)
         other.seed = self.seed
-        other._r = random.Random()
+        # Random() would first seed itself from os.urandom (most of a copy's
+        # cost); __new__ skips that, and setstate overwrites the whole state.
+        other._r = random.Random.__new__(random.Random)
         other._r.setstate(self._r.getstate())
         return other
 

@@ -1,0 +1,207 @@
+"""The `heuristic` taxonomy bot: builds toward the best pattern it can reach.
+
+It reads only its seat's view (hand, every visible card, bans, key sizes).
+Each decision it picks a *plan*: the two collecting keys (or one, for a set
+of 8) with the most cards in hand and on its table, weighted by how many
+cards of that key are still unseen and by what a set of it scores. Cards in
+the plan are kept; the discard is the card whose loss costs least,
+counting what its nature does on discard (a proud card takes its whole type
+with it, a cheerful one every other cheerful card, a mean one a random card;
+an aggressive one can make the leader skip a turn, which is a small gain).
+It claims a discard only for a key of its plan, always declares a win,
+takes an impatient monster's extra draw, plays rock-paper-scissors
+uniformly at random (the only unexploitable strategy) and sends aggressive
+monsters at the opponent with the most points.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...agents.base import AgentContext
+from ...engine.protocol import Action
+from ...engine.rng import Rng
+
+PLAN_BONUS = 10.0
+BEASTMAN = "beastman"
+
+
+def _group(card: Mapping[str, Any]) -> str:
+    """What a proud monster bans: its type, or its family for a Beastman (cards.Card.group)."""
+    if str(card["type"]).casefold() == BEASTMAN:
+        return f"Beastman/{card['family']}"
+    return str(card["type"])
+
+
+def _content_points(size: int, orphan: bool) -> float:
+    """What a set of 4 of a key of this size scores (RULES.md, reading 7)."""
+    if orphan:
+        return 2.0
+    if size <= 4:
+        return 3.0
+    if size <= 7:
+        return 2.0
+    return 0.0
+
+
+class HeuristicAgent:
+    def __init__(self, seed: int = 0, greed: float | str = 0.3) -> None:
+        self.rng = Rng(seed)
+        self.greed = float(greed)
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, ctx: AgentContext) -> Action:
+        legal = list(ctx.legal())
+        if len(legal) == 1:
+            return legal[0]
+        by_text = {str(a): a for a in legal}
+        if "win" in by_text:
+            return by_text["win"]
+        view = ctx.view()
+        rps = [a for t, a in by_text.items() if t.startswith("rps ")]
+        if rps:
+            return self.rng.choice(rps)
+        attacks = {t: a for t, a in by_text.items() if t.startswith("attack ")}
+        if attacks:
+            return self._attack(view, attacks, by_text)
+        if "draw" in by_text and "stop" in by_text:
+            return by_text["draw"]
+        claims = {t[len("claim ") :]: a for t, a in by_text.items() if t.startswith("claim ")}
+        if claims or "pass" in by_text:
+            return self._claim(view, claims, by_text)
+        return self._main(view, by_text)
+
+    def _attack(
+        self, view: Mapping[str, Any], attacks: Mapping[str, Action], by_text: Mapping[str, Action]
+    ) -> Action:
+        scores = view.get("scores") or []
+        tables = view.get("tables") or []
+
+        def threat(text: str) -> tuple[float, int]:
+            s = int(text.split()[1])
+            on_table = sum(len(t["cards"]) for t in tables[s]) if s < len(tables) else 0
+            return (scores[s] if s < len(scores) else 0.0, on_table)
+
+        return attacks[max(attacks, key=threat)]
+
+    def _claim(
+        self, view: Mapping[str, Any], claims: Mapping[str, Action], by_text: Mapping[str, Action]
+    ) -> Action:
+        plan = self._plan(view)
+        wanted = [k for k in claims if k in plan]
+        if wanted:
+            return claims[wanted[0]]
+        return by_text.get("pass") or next(iter(claims.values()))
+
+    def _main(self, view: Mapping[str, Any], by_text: Mapping[str, Action]) -> Action:
+        tables = [t for t, a in by_text.items() if t.startswith("table ")]
+        if tables:
+            return by_text[tables[0]]  # a drawn card onto its fixed set is pure progress
+        discards = {t[len("discard ") :]: a for t, a in by_text.items() if t.startswith("discard ")}
+        if not discards:
+            return self.rng.choice(list(by_text.values()))
+        hand: list[dict[str, Any]] = list(view.get("hand") or [])
+        plan = self._plan(view)
+        have = self._have(view)
+        keep = {id(c): self._keep_value(c, plan, have) for c in hand}
+        mean_loss = sum(keep.values()) / max(len(keep), 1)
+        best_name, best_cost = None, float("inf")
+        for card in hand:
+            name = card["name"]
+            if name not in discards:
+                continue
+            cost = keep[id(card)] + self._nature_cost(card, hand, keep, mean_loss)
+            cost += self.rng.random() * 1e-3  # break ties without bias
+            if cost < best_cost:
+                best_name, best_cost = name, cost
+        assert best_name is not None
+        return discards[best_name]
+
+    # ------------------------------------------------------------------ valuation
+    def _have(self, view: Mapping[str, Any]) -> Counter[str]:
+        """Cards per collecting key in my hand and on my table (banned groups excluded)."""
+        seat = view.get("seat")
+        banned = set((view.get("bans") or [[]] * (seat + 1 if seat is not None else 1))[seat or 0])
+        have: Counter[str] = Counter()
+        for card in view.get("hand") or []:
+            if _group(card) in banned:
+                continue
+            for k in card["keys"]:
+                have[k] += 1
+        if seat is not None:
+            for tset in (view.get("tables") or [])[seat]:
+                have[tset["key"]] += len(tset["cards"])
+        return have
+
+    def _unseen(self, view: Mapping[str, Any]) -> Counter[str]:
+        sizes: Mapping[str, int] = view.get("key_sizes") or {}
+        seen: Counter[str] = Counter()
+        piles: list[Sequence[Mapping[str, Any]]] = [
+            view.get("hand") or [],
+            view.get("discards") or [],
+        ]
+        for t in view.get("tables") or []:
+            piles.extend(s["cards"] for s in t)
+        piles.extend(view.get("set_aside") or [])
+        for pile in piles:
+            for card in pile:
+                for k in card["keys"]:
+                    seen[k] += 1
+        return Counter({k: max(0, n - seen[k]) for k, n in sizes.items()})
+
+    def _plan(self, view: Mapping[str, Any]) -> list[str]:
+        """The (up to) two keys worth building, best first."""
+        have = self._have(view)
+        unseen = self._unseen(view)
+        sizes: Mapping[str, int] = view.get("key_sizes") or {}
+        orphans = set(view.get("orphan_keys") or [])
+        seat = view.get("seat") or 0
+        table_keys = {t["key"] for t in (view.get("tables") or [[]] * (seat + 1))[seat]}
+        scored = []
+        for k, n in have.items():
+            if n + unseen[k] < 3:  # cannot even reach the 3 of a 5+3
+                continue
+            value = n * n + 0.3 * min(unseen[k], 8)
+            value += self.greed * _content_points(sizes.get(k, 8), k in orphans)
+            if k in table_keys:
+                value += 100.0  # a laid set is fixed: it is always part of the plan
+            scored.append((value, k))
+        scored.sort(reverse=True)
+        return [k for _, k in scored[:2]]
+
+    def _keep_value(
+        self, card: Mapping[str, Any], plan: Sequence[str], have: Counter[str]
+    ) -> float:
+        best = 0.0
+        for k in card["keys"]:
+            v = have[k] + (PLAN_BONUS if k in plan else 0.0)
+            best = max(best, v)
+        return best
+
+    def _nature_cost(
+        self,
+        card: Mapping[str, Any],
+        hand: Sequence[Mapping[str, Any]],
+        keep: Mapping[int, float],
+        mean_loss: float,
+    ) -> float:
+        """What the card's nature does to me when I discard it."""
+        natures = set(card.get("natures") or [])
+        cost = 0.0
+        if "proud" in natures:
+            group = _group(card)
+            cost += sum(keep[id(c)] for c in hand if c is not card and _group(c) == group)
+            cost += 1.0  # the ban lasts the whole game
+        if "cheerful" in natures:
+            cost += sum(
+                keep[id(c)]
+                for c in hand
+                if c is not card and "cheerful" in (c.get("natures") or [])
+            )
+        if "mean" in natures:
+            cost += mean_loss
+        if "aggressive" in natures:
+            cost -= 0.5
+        return cost

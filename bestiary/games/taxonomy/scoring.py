@@ -1,0 +1,362 @@
+"""Scoring a winning hand: pure functions, hand + table sets + claims -> the
+best pattern and its points, with a breakdown (RULES.md, reading 7).
+
+    method points: 4+4  no claims 3, one claim 2, two claims 1
+                   5+3  no claims 3, one or two claims 2
+                   8    concealed (no claims) 5, exposed 4
+    content:       a set of 4 (and the 5 of a 5+3): key of exactly 4 cards 3,
+                   of 5-7 cards 2, of 8 or more 0; a set of 4 orphans 2.
+                   The 3 of a 5+3: 0.
+                   A set of 8: key of exactly 8 cards 6, of 9-12 cards 3,
+                   of 13 or more 0; 7 orphans and one other monster 12
+                   (v0.1: a set of 8 orphans 12).
+
+A hand may be split several ways (a cheerful card also belongs to its type's
+key); it scores its best split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Deck
+
+HAND_SIZE = 8
+
+
+@dataclass(frozen=True)
+class ScoredSet:
+    key: int
+    cards: tuple[int, ...]
+    points: int
+    rule: str
+
+
+@dataclass(frozen=True)
+class Score:
+    pattern: str  # "4+4", "5+3" or "8"
+    points: int
+    method: int
+    method_rule: str
+    sets: tuple[ScoredSet, ...]
+
+    def breakdown(self) -> list[dict[str, object]]:
+        rows: list[dict[str, object]] = [{"rule": self.method_rule, "points": self.method}]
+        rows += [{"rule": s.rule, "points": s.points} for s in self.sets]
+        return rows
+
+    def to_json(self, deck: Deck) -> dict[str, Any]:
+        return {
+            "pattern": self.pattern,
+            "points": self.points,
+            "sets": [
+                {
+                    "key": deck.key_names[s.key],
+                    "cards": [deck.names[c] for c in s.cards],
+                    "points": s.points,
+                }
+                for s in self.sets
+            ],
+            "breakdown": self.breakdown(),
+        }
+
+
+# -- the table of reading 7 ----------------------------------------------------------
+def method_points(pattern: str, claims: int) -> tuple[int, str]:
+    """Points for how the hand was collected."""
+    n = "no claims" if claims == 0 else ("1 claim" if claims == 1 else f"{claims} claims")
+    if pattern == "4+4":
+        return {0: 3, 1: 2}.get(claims, 1), f"two sets of 4, {n}"
+    if pattern == "5+3":
+        return (3 if claims == 0 else 2), f"a set of 5 and a set of 3, {n}"
+    if claims == 0:
+        return 5, "a set of 8, concealed (no claims)"
+    return 4, f"a set of 8, exposed ({n})"
+
+
+def four_points(deck: Deck, key: int) -> tuple[int, str]:
+    """Content points of a set of 4 (or the 5 of a 5+3, scored as a set of 4)."""
+    name = deck.key_names[key]
+    if key in deck.orphan_keys:
+        return 2, f"set of 4 {name}"
+    size = deck.key_size[key]
+    if size <= 4:
+        return 3, f"set of 4 {name} (a key of {size} cards)"
+    if size <= 7:
+        return 2, f"set of 4 {name} (a key of {size} cards)"
+    return 0, f"set of 4 {name} (a key of {size} cards)"
+
+
+def eight_points(deck: Deck, key: int, seven_plus_one: bool) -> tuple[int, str]:
+    name = deck.key_names[key]
+    if key in deck.orphan_keys:
+        what = "7 orphans and one other monster" if seven_plus_one else "a set of 8 orphans"
+        return 12, f"{what} ({name})"
+    size = deck.key_size[key]
+    if size <= 8:
+        return 6, f"set of 8 {name} (a key of {size} cards)"
+    if size <= 12:
+        return 3, f"set of 8 {name} (a key of {size} cards)"
+    return 0, f"set of 8 {name} (a key of {size} cards)"
+
+
+# -- finding the best split -----------------------------------------------------------
+def best_score(
+    deck: Deck,
+    hand: Sequence[int],
+    table: Sequence[tuple[int, Sequence[int]]],
+    claims: int,
+    seven_plus_one: bool = True,
+    keys_of: Sequence[tuple[int, ...]] | None = None,
+    unusable: Collection[int] = (),
+) -> Score | None:
+    """The best-scoring 8-card winning hand in ``hand`` plus the ``table`` sets
+    (each ``(key, cards)``; every table card must be in the set of its key),
+    or None when there is none. ``keys_of`` overrides the deck's card keys
+    (a miscellaneous card rolled cheerful); ``unusable`` cards (a proud ban)
+    belong to no set."""
+    keys_of = keys_of if keys_of is not None else deck.keys_of
+    total = len(hand) + sum(len(cs) for _, cs in table)
+    if total < HAND_SIZE:
+        return None
+    tcount: dict[int, int] = {}
+    for k, cs in table:
+        tcount[k] = tcount.get(k, 0) + len(cs)
+    table_keys = set(tcount)
+    # Per key: hand cards that have it (usable ones only).
+    hkeys: dict[int, list[int]] = {}
+    for c in hand:
+        if c in unusable:
+            continue
+        for k in keys_of[c]:
+            hkeys.setdefault(k, []).append(c)
+    count = {k: len(v) + tcount.get(k, 0) for k, v in hkeys.items()}
+    for k, n in tcount.items():
+        count.setdefault(k, n)
+    best: tuple[int, str, tuple[int, ...], tuple[int, ...]] | None = None
+
+    def consider(points: int, pattern: str, keys: tuple[int, ...], sizes: tuple[int, ...]) -> None:
+        nonlocal best
+        if best is None or points > best[0]:
+            best = (points, pattern, keys, sizes)
+
+    cands = sorted(k for k, n in count.items() if n >= 3)
+    for k in cands:
+        if not table_keys <= {k}:
+            continue
+        n = count[k]
+        if n >= HAND_SIZE or (seven_plus_one and k in deck.orphan_keys and n >= HAND_SIZE - 1):
+            pts = method_points("8", claims)[0] + eight_points(deck, k, seven_plus_one)[0]
+            consider(pts, "8", (k,), (min(n, HAND_SIZE),))
+    for a in cands:
+        if count[a] < 4:
+            continue
+        for b in cands:
+            if b == a or not table_keys <= {a, b}:
+                continue
+            for x, y, pattern in ((4, 4, "4+4"), (5, 3, "5+3")):
+                if pattern == "4+4" and b < a:
+                    continue  # the same split as (b, a)
+                if _fits(hkeys, tcount, a, b, x, y):
+                    pts = method_points(pattern, claims)[0] + four_points(deck, a)[0]
+                    if pattern == "4+4":
+                        pts += four_points(deck, b)[0]
+                    consider(pts, pattern, (a, b), (x, y))
+    if best is None:
+        return None
+    return _build(deck, best, hand, table, claims, seven_plus_one, keys_of, unusable)
+
+
+def _fits(
+    hkeys: dict[int, list[int]], tcount: dict[int, int], a: int, b: int, x: int, y: int
+) -> bool:
+    """Can disjoint sets of x cards of key a and y of key b be chosen, the
+    table cards of each key included?"""
+    ta, tb = tcount.get(a, 0), tcount.get(b, 0)
+    if ta > x or tb > y:
+        return False
+    ha, hb = hkeys.get(a, ()), hkeys.get(b, ())
+    both = len(set(ha) & set(hb)) if ha and hb else 0
+    only_a, only_b = len(ha) - both, len(hb) - both
+    need_a, need_b = x - ta, y - tb
+    return (
+        only_a + both >= need_a
+        and only_b + both >= need_b
+        and only_a + only_b + both >= need_a + need_b
+    )
+
+
+def _build(
+    deck: Deck,
+    best: tuple[int, str, tuple[int, ...], tuple[int, ...]],
+    hand: Sequence[int],
+    table: Sequence[tuple[int, Sequence[int]]],
+    claims: int,
+    seven_plus_one: bool,
+    keys_of: Sequence[tuple[int, ...]],
+    unusable: Collection[int],
+) -> Score:
+    points, pattern, keys, sizes = best
+    method, method_rule = method_points(pattern, claims)
+    chosen: dict[int, list[int]] = {k: [] for k in keys}
+    for k, cs in table:
+        chosen[k].extend(cs)
+    usable = [c for c in hand if c not in unusable]
+    used: set[int] = set()
+    # Cards with a single wanted key first, so that shared cards stay free.
+    for k, size in zip(keys, sizes, strict=True):
+        for c in usable:
+            if len(chosen[k]) >= size:
+                break
+            shared = any(o in keys_of[c] for o in keys if o != k)
+            if c not in used and k in keys_of[c] and not shared:
+                chosen[k].append(c)
+                used.add(c)
+    for k, size in zip(keys, sizes, strict=True):
+        for c in usable:
+            if len(chosen[k]) >= size:
+                break
+            if c not in used and k in keys_of[c]:
+                chosen[k].append(c)
+                used.add(c)
+    sets: list[ScoredSet] = []
+    if pattern == "8":
+        k = keys[0]
+        cards = chosen[k][:HAND_SIZE]
+        if len(cards) < HAND_SIZE:  # 7 orphans and one other monster
+            other = next(c for c in hand if c not in used)
+            cards.append(other)
+        pts, rule = eight_points(deck, k, seven_plus_one)
+        sets.append(ScoredSet(k, tuple(cards), pts, rule))
+    else:
+        for i, k in enumerate(keys):
+            if pattern == "5+3" and i == 1:
+                pts, rule = 0, f"set of 3 {deck.key_names[k]} (the 3 of a 5+3)"
+            else:
+                pts, rule = four_points(deck, k)
+                if pattern == "5+3":
+                    rule = rule.replace("set of 4", "set of 5", 1) + ", scored as a set of 4"
+            sets.append(ScoredSet(k, tuple(chosen[k]), pts, rule))
+    assert method + sum(s.points for s in sets) == points
+    return Score(pattern, points, method, method_rule, tuple(sets))
+
+
+# -- `bestiary score taxonomy` ------------------------------------------------------------
+PAYLOAD_FIELDS = ("variant", "hand", "exposed", "claims")
+
+
+def _names(deck: Deck, value: object, what: str) -> list[int]:
+    from ...engine.errors import BadInput, UnknownCard
+
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise BadInput(f"{what} must be a list of card names (strings)")
+    out = []
+    for n in value:
+        c = deck.card(n)
+        if c is None:
+            raise UnknownCard(n, deck.names)
+        out.append(c)
+    return out
+
+
+def score_payload(
+    deck: Deck, payload: dict[str, object], seven_plus_one: bool
+) -> dict[str, object]:
+    """JSON in, JSON out, as the issue specifies:
+
+    in:  {"variant": "v0.2", "hand": [...], "exposed": [[...], ...], "claims": 1}
+    out: {"valid": true, "pattern", "points", "sets": [...], "breakdown": [...]}
+         or {"valid": false, "reason": "..."}
+
+    An exposed set is a list of names or ``{"key": ..., "cards": [...]}``.
+    ``claims`` defaults to the number of exposed sets. Malformed input raises
+    BadInput, an unknown card UnknownCard.
+    """
+    from itertools import product
+
+    from ...engine.errors import BadInput
+
+    extra = sorted(set(payload) - set(PAYLOAD_FIELDS))
+    if extra:
+        raise BadInput(f"unknown field(s) {', '.join(extra)}; fields: {', '.join(PAYLOAD_FIELDS)}")
+    if "hand" not in payload:
+        raise BadInput('the input needs "hand": a list of card names')
+    hand = _names(deck, payload["hand"], '"hand"')
+    raw_exposed = payload.get("exposed", [])
+    if not isinstance(raw_exposed, list):
+        raise BadInput('"exposed" must be a list of sets (lists of card names)')
+    exposed: list[tuple[int | None, list[int]]] = []
+    for i, item in enumerate(raw_exposed):
+        if isinstance(item, dict):
+            unknown = sorted(set(item) - {"key", "cards"})
+            if unknown or "cards" not in item:
+                raise BadInput(f'exposed set {i + 1}: an object needs "cards" (and may give "key")')
+            cards = _names(deck, item["cards"], f"exposed set {i + 1} cards")
+            key: int | None = None
+            if item.get("key") is not None:
+                if not isinstance(item["key"], str) or deck.key(item["key"]) is None:
+                    raise BadInput(
+                        f"exposed set {i + 1}: unknown key {item.get('key')!r}; keys: "
+                        + ", ".join(deck.key_names)
+                    )
+                key = deck.key(item["key"])
+            exposed.append((key, cards))
+        else:
+            exposed.append((None, _names(deck, item, f"exposed set {i + 1}")))
+    claims = payload.get("claims", len(exposed))
+    if not isinstance(claims, int) or isinstance(claims, bool) or not 0 <= claims <= 2:
+        raise BadInput('"claims" must be 0, 1 or 2 (a hand of 8 holds at most two claimed sets)')
+    if claims < len(exposed):
+        raise BadInput(
+            f'"claims" is {claims} but {len(exposed)} set(s) are exposed; '
+            "every exposed set was laid by a claim"
+        )
+    every = hand + [c for _, cs in exposed for c in cs]
+    seen: set[int] = set()
+    for c in every:
+        if c in seen:
+            raise BadInput(f"card {deck.names[c]!r} appears twice; the deck has one of each")
+        seen.add(c)
+    if len(every) != HAND_SIZE:
+        return {
+            "valid": False,
+            "reason": f"a winning hand has {HAND_SIZE} cards (hand plus exposed sets); "
+            f"this one has {len(every)}",
+        }
+    # The key(s) each exposed set may be laid under.
+    options: list[list[int]] = []
+    for i, (key, cards) in enumerate(exposed):
+        if len(cards) < 4:
+            return {"valid": False, "reason": f"exposed set {i + 1} has fewer than 4 cards"}
+        common = set(deck.keys_of[cards[0]])
+        for c in cards[1:]:
+            common &= set(deck.keys_of[c])
+        if key is not None:
+            if key not in common:
+                return {
+                    "valid": False,
+                    "reason": f"exposed set {i + 1} is not all {deck.key_names[key]}",
+                }
+            common = {key}
+        if not common:
+            return {
+                "valid": False,
+                "reason": f"exposed set {i + 1} has no collecting key in common",
+            }
+        options.append(sorted(common))
+    best: Score | None = None
+    for keys in product(*options):
+        table = [(k, cs) for k, (_, cs) in zip(keys, exposed, strict=True)]
+        s = best_score(deck, hand, table, claims, seven_plus_one)
+        if s is not None and (best is None or s.points > best.points):
+            best = s
+    if best is None:
+        return {
+            "valid": False,
+            "reason": "not a winning hand: it is not a set of 8, two sets of 4 of different "
+            "keys, or a set of 5 and a set of 3 of different keys"
+            + ("" if not seven_plus_one else " (nor 7 orphans and one other monster)"),
+        }
+    return {"valid": True, **best.to_json(deck)}
