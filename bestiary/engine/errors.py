@@ -6,6 +6,7 @@ raised one left every state and record unchanged: nothing is half-applied.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 
@@ -60,7 +61,11 @@ class UnknownCard(BestiaryError):
     def __init__(self, name: str, known: Iterable[str] | None = None) -> None:
         msg = f"unknown card {name!r}"
         if known is not None:
-            msg += f"; known cards include: {_allowed(sorted(known), 12)}"
+            names = sorted(known)
+            close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+            if close:
+                msg += f"; did you mean {' or '.join(map(repr, close))}?"
+            msg += f" (known cards include: {_allowed(names, 12)})"
         super().__init__(msg)
 
 

@@ -1,0 +1,71 @@
+"""The Monster Maker :class:`Game`: metadata, variants, factory and CLI hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.engine import Event, Game, Ruleset
+
+from .actions import action_space
+from .cards import load_cardset
+from .rules import MonsterMakerState
+from .ruleset import VARIANTS, MonsterMakerRules
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+class MonsterMakerGame(Game):
+    id = "monster-maker"
+    title = "Monster Maker"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+
+    @property
+    def variants(self) -> Mapping[str, MonsterMakerRules]:
+        return VARIANTS
+
+    def ruleset(
+        self, variant: str | None = None, options: Mapping[str, Any] | None = None
+    ) -> Ruleset:
+        rules = super().ruleset(variant, options)
+        assert isinstance(rules, MonsterMakerRules)
+        # Load the card files now, so a bad file fails before any game starts.
+        load_cardset(rules.cards, rules.treasures, rules.prizes)
+        return rules
+
+    def create(self, players: int, seed: int, rules: Ruleset) -> MonsterMakerState:
+        assert isinstance(rules, MonsterMakerRules)
+        return MonsterMakerState(self, players, seed, rules)
+
+    def num_actions(self, players: int, rules: Ruleset) -> int:
+        assert isinstance(rules, MonsterMakerRules)
+        return len(action_space(load_cardset(rules.cards, rules.treasures, rules.prizes)))
+
+    def agents(self) -> Mapping[str, Callable[..., Any]]:
+        from .bots import HeuristicAgent
+
+        return {"heuristic": HeuristicAgent}
+
+    def render(self, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
+        from .render import render_view
+
+        return render_view(view, events)
+
+    def describe_event(self, event: Event) -> str:
+        from .render import describe
+
+        return describe(event)
+
+    def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
+        from .catalog import catalog
+
+        assert isinstance(rules, MonsterMakerRules)
+        return catalog(rules)
+
+    def render_catalog(self, catalog: Mapping[str, Any]) -> RenderableType:
+        from .render import render_catalog
+
+        return render_catalog(catalog)

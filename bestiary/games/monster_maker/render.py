@@ -1,0 +1,234 @@
+"""Terminal pictures for Monster Maker: the table as one seat sees it, event lines,
+and the card catalog (``bestiary cards monster-maker``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from bestiary.engine import Event
+
+
+def _seat(s: Any) -> str:
+    return f"seat {s}"
+
+
+def describe(event: Event) -> str:
+    """One log line per event (what the seat that receives it may know)."""
+    d = event.data
+    k = event.kind
+    who = _seat(d["seat"]) if "seat" in d else ""
+    if k == "dungeon":
+        return f"— Dungeon {d['number']} (treasure room at {d['treasure_room']}p) —"
+    if k == "dealt":
+        return f"{who} is dealt {', '.join(d['cards'])}"
+    if k == "traps_exchanged":
+        return f"{who} exchanges {d['count']} trap(s) from the opening hand"
+    if k == "first_player":
+        rolls = "; ".join(", ".join(f"{_seat(s)} {v}" for s, v in r.items()) for r in d["rolls"])
+        return f"{who} plays first (rolls: {rolls})"
+    if k == "drew":
+        return f"{who} draws {d['card']}" if "card" in d else f"{who} draws a card"
+    if k == "trap":
+        return f"{who} draws a TRAP!"
+    if k == "trap_empty":
+        return f"{who} has no cards for the trap to take"
+    if k == "avoided":
+        return f"{who} discards a {d['card']} and avoids the trap"
+    if k == "lost":
+        return f"{who} loses {d['card']} to the trap"
+    if k == "corridor":
+        if d["leg"] == "out":
+            return f"{who} plays a {d['perch']}p corridor ({d['distance']}p in)"
+        return f"{who} plays a {d['perch']}p corridor back ({d['distance']}/{d['target']}p)"
+    if k == "treasure_room":
+        return f'{who}: "Treasure Room!" at {d["distance"]}p'
+    if k == "treasure":
+        if "treasure" not in d:
+            return f"{who} draws a treasure card (hidden)"
+        extra = f" (rolled {d['roll']})" if "roll" in d else ""
+        opened = " — OPEN" if d.get("open") else ""
+        return f"{who} draws treasure {d['treasure']}{opened}{extra}"
+    if k == "no_treasure":
+        return f"{who} finds the treasure pile empty"
+    if k == "set_aside":
+        return f"{d['treasure']} was drawn a second time and is set aside"
+    if k == "door":
+        return f"{who} opens the Secret Door with a {d['card']}"
+    if k == "monster":
+        return f"{who} places {d['monster']} before {_seat(d['target'])}"
+    if k == "fight":
+        return f"{who} fights the {d['monster']}"
+    if k == "joins":
+        return f"  {d['card']} joins the battle"
+    if k == "cast":
+        return f"  {d['by']} casts {d['spell']}"
+    if k == "wield":
+        return f"  {d['by']} wields the {d['treasure']}"
+    if k == "battle":
+        parts = []
+        for r in d["party"]:
+            bits = [r["card"]]
+            if "roll" in r:
+                bits.append(f"{r['dice']}→{r['roll']}")
+            if "spell" in r:
+                bits.append(f"{r['spell']}→{r.get('spell_roll', r['strength'])}")
+            if "weapon" in r:
+                bits.append(f"+{r['weapon']}")
+            parts.append(" ".join(bits) + f" = {r['strength']}")
+        pen = f" -{d['penalty']} (princess)" if d["penalty"] else ""
+        verdict = "WINS" if d["won"] else "loses"
+        return (
+            f"{who} {verdict} against {d['monster']} ({d['monster_strength']}): "
+            f"{'; '.join(parts)}{pen} → {d['total']}"
+        )
+    if k == "dispel":
+        by = d.get("card") or d.get("treasure")
+        return f"{who} dispels the {d['monster']} with {by}"
+    if k == "detour":
+        rem = f", losing a {d['removed']}p corridor" if d["removed"] else ""
+        return f"{who} takes a detour around the {d['monster']}{rem}"
+    if k == "heal":
+        return f'{who}: "Heal!" — takes back the {d["card"]}'
+    if k == "sent":
+        return f"{who} sends the charmed {d['monster']} before {_seat(d['target'])}"
+    if k == "discard":
+        return f"{who} discards {d['card']}"
+    if k == "pass":
+        return f"{who} passes"
+    if k == "home":
+        prize = f", first home: prize {d['prize']}" if d["prize"] else ""
+        return (
+            f"{who} returns from the dungeon with {', '.join(d['treasures']) or 'nothing'}{prize}"
+        )
+    if k == "endgame":
+        return f"Endgame: no more draws ({d['reason']})"
+    if k == "died":
+        return f"{who} dies in the dungeon ({d['reason']})"
+    if k == "dungeon_end":
+        home = ", ".join(map(_seat, d["home"])) or "nobody"
+        return f"Dungeon {d['number']} is over; home: {home}"
+    if k == "game_over":
+        gold = ", ".join(f"{_seat(s)} {g}" for s, g in enumerate(d["gold"]))
+        return f"Game over ({d['reason']}): gold {gold}"
+    parts_ = " ".join(f"{a}={b}" for a, b in d.items())
+    return f"{k} {parts_}".strip()
+
+
+def _where(p: Mapping[str, Any], room: int) -> str:
+    st = p["status"]
+    if st == "outward":
+        return f"{p['distance_out']}/{room}p in"
+    if st == "returning":
+        if not p["corridors_back"]:
+            return f"treasure room ({p['distance_out']}p); back 0/{p['return_target']}p"
+        return f"back {p['distance_back']}/{p['return_target']}p"
+    return st
+
+
+def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
+    room = view["treasure_room"]
+    me = view.get("seat")
+    t = Table(
+        title=f"Monster Maker — dungeon {view['dungeon']}, treasure room at {room}p"
+        + ("  [bold red]ENDGAME[/]" if view["endgame"] else ""),
+        expand=False,
+    )
+    for col in ("seat", "where", "corridors", "monster", "hand", "treasure", "gold so far"):
+        t.add_column(col)
+    for p in view["players"]:
+        s = p["seat"]
+        mark = ">" if s == view["turn"] and not view["final"] else " "
+        you = " (you)" if s == me else ""
+        corridors = " ".join(map(str, p["corridors_out"]))
+        if p["corridors_back"]:
+            corridors += " | " + " ".join(map(str, p["corridors_back"]))
+        treasure = ", ".join(p["open_treasures"])
+        if p["hidden_treasures"]:
+            treasure += (", " if treasure else "") + f"{p['hidden_treasures']} hidden"
+        banked = ", ".join(p["banked"] + p["prizes"])
+        t.add_row(
+            f"{mark}{s}{you}",
+            _where(p, room),
+            corridors,
+            f"[red]{p['monster']} ({p['monster_strength']})[/]" if p["monster"] else "",
+            str(p["hand_size"]),
+            treasure,
+            banked,
+        )
+    lines: list[RenderableType] = [t]
+    piles = (
+        f"draw pile {view['draw_pile']}, treasure pile {view['treasure_pile']}, "
+        f"prize pile {view['prize_pile']}, discard {len(view['discard_pile'])}"
+    )
+    if "traps_in_draw_pile_at" in view:
+        piles += f"; traps at {view['traps_in_draw_pile_at']} from the top"
+    lines.append(Text(piles))
+    if view["hand"] is not None:
+        hand = view.get("hand_labels") or view["hand"]
+        lines.append(Text(f"Your hand: {', '.join(hand) or '(empty)'}", style="bold"))
+        if view["my_treasures"]:
+            lines.append(Text(f"Your treasures: {', '.join(view['my_treasures'])}"))
+    if view["battle"]:
+        party = "; ".join(
+            m["card"]
+            + (f" + {m['spell']}" if m["spell"] else "")
+            + (f" + {m['weapon']}" if m["weapon"] else "")
+            for m in view["battle"]
+        )
+        lines.append(Text(f"In battle: {party}", style="yellow"))
+    if view["trap"]:
+        lines.append(Text(f"TRAP! lose {view['to_lose']} more card(s) or avoid it", style="red"))
+    if view["charmed"]:
+        lines.append(Text(f"Charmed {view['charmed']} may be sent before another player"))
+    if events:
+        lines.append(Panel("\n".join(describe(e) for e in events), title="log", expand=False))
+    if view["final"]:
+        f = view["final"]
+        gold = ", ".join(f"seat {s}: {g}" for s, g in enumerate(f["gold"]))
+        lines.append(Text(f"Game over ({f['reason']}). Gold: {gold}", style="bold green"))
+    return Group(*lines)
+
+
+def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
+    deck = Table(title=f"Monster Maker cards ({catalog['totals']['deck']}, reconstructed)")
+    for col in ("card", "kind", "count", "value", "type", "abilities"):
+        deck.add_column(col)
+    for c in catalog["deck"]:
+        deck.add_row(
+            c["name"],
+            c["kind"],
+            str(c["count"]),
+            "" if c["value"] is None else str(c["value"]),
+            c["type"] or "",
+            " ".join(c["abilities"]),
+        )
+    tr = Table(title="Treasure cards (appendix C)")
+    for col in ("treasure", "open", "gold", "effect"):
+        tr.add_column(col)
+    for t in catalog["treasures"]:
+        eff = []
+        if t["return_penalty"]:
+            eff.append(f"road back +{t['return_penalty']}p")
+        if t["battle_penalty"]:
+            eff.append(f"battles back -{t['battle_penalty']}")
+        if t["dispels_undead"]:
+            eff.append("dispels undead")
+        if t["weapon_bonus"]:
+            eff.append(f"+{t['weapon_bonus']} to {'/'.join(t['weapon_users'])}")
+        if t["special"] == "secret_door":
+            eff.append("Thief or Dwarf: two treasures")
+        if t["special"] == "goddess":
+            eff.append("roll 1D: 1-3 keeps the gold")
+        tr.add_row(t["name"], "OPEN" if t["open"] else "", t["gold"], "; ".join(eff))
+    pr = Table(title="Prize cards (reconstructed)")
+    for col in ("prize", "count", "gold"):
+        pr.add_column(col)
+    for p in catalog["prizes"]:
+        pr.add_row(p["name"], str(p["count"]), str(p["gold"]))
+    return Group(deck, tr, pr)
