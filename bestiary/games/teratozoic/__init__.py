@@ -1,0 +1,5 @@
+"""Teratozoic (Teel McClanahan III, CC BY 4.0): breed the biggest monsters."""
+
+from .game import GAME, TeratozoicGame
+
+__all__ = ["GAME", "TeratozoicGame"]

@@ -1,0 +1,180 @@
+"""The Teratozoic game object: metadata, variants and the optional hooks."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bestiary.engine import BadInput, Event, Game, Rng, Ruleset
+
+from .cards import cards_from, default_eras
+from .rules import TeratozoicRules, TeratozoicState
+from .solver import best_build, score_pool
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+class TeratozoicGame(Game):
+    id = "teratozoic"
+    title = "Teratozoic"
+    min_players = 2
+    max_players = 6
+    default_players = 4
+
+    @property
+    def variants(self) -> Mapping[str, TeratozoicRules]:
+        return {
+            "advanced": TeratozoicRules(),
+            # 'For your first game ... removing all the Advanced cards from the deck.'
+            "basic": TeratozoicRules(advanced=False),
+        }
+
+    def create(self, players: int, seed: int, rules: Ruleset) -> TeratozoicState:
+        assert isinstance(rules, TeratozoicRules)
+        return TeratozoicState(self, players, seed, rules)
+
+    def num_actions(self, players: int, rules: Ruleset) -> int:
+        assert isinstance(rules, TeratozoicRules)
+        n = len(cards_from(rules.cards))
+        # hold, express, build best/flat, take, keep, build placed, start, attach
+        return 5 * n + 4 + 8 * n * n
+
+    def agents(self) -> Mapping[str, Callable[..., Any]]:
+        from .bots import HeuristicAgent
+
+        return {"heuristic": HeuristicAgent}
+
+    def render(self, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
+        from .render import render_view
+
+        return render_view(self, view, events)
+
+    def describe_event(self, event: Event) -> str:
+        from .render import describe
+
+        return describe(event)
+
+    def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
+        assert isinstance(rules, TeratozoicRules)
+        deck = cards_from(rules.cards)
+        return {
+            "game": self.id,
+            "reconstruction": True,
+            "cards": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "set": c.set,
+                    "pool": c.pool,
+                    "colour": c.colour,
+                    "value": c.value,
+                    "ends": c.ends,
+                    "doubler": c.doubler,
+                    "third": c.third,
+                }
+                for c in deck
+                if rules.advanced or c.set != "advanced"
+            ],
+            "eras": [
+                {
+                    "name": e.name,
+                    "min_players": e.min_players,
+                    "draw": [e.mutations, e.gene_pool],
+                    "min_play": e.min_play,
+                    "winner": [e.winner_play, e.winner_hand],
+                    "others": e.others_hand,
+                }
+                for e in default_eras()
+            ],
+        }
+
+    def render_catalog(self, catalog: Mapping[str, Any]) -> RenderableType:
+        from .render import render_catalog
+
+        return render_catalog(catalog)
+
+    def score_tool(self, payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any] | None:
+        """``{"cards": [names]}`` -> the best build; ``{"gene_pool": [names]}`` -> final scoring."""
+        assert isinstance(rules, TeratozoicRules)
+        deck = cards_from(rules.cards)
+        by_name = {c.name.casefold(): c.id for c in deck}
+
+        def ids(key: str) -> list[int]:
+            names = payload.get(key)
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise BadInput(f"{key!r} must be a list of card names")
+            out = []
+            for n in names:
+                if n.casefold() not in by_name:
+                    raise BadInput(f"unknown card {n!r}; see `bestiary cards teratozoic`")
+                out.append(by_name[n.casefold()])
+            if len(set(out)) != len(out):
+                raise BadInput("a card is listed twice")
+            return out
+
+        if "cards" in payload:
+            b = best_build(deck, ids("cards"), rules.doubling_ignores_colour)
+            return {"score": b.score, "build": b.to_json()}
+        if "gene_pool" in payload:
+            p = score_pool(deck, ids("gene_pool"))
+            return {
+                "cards": p.cards,
+                "monsters": {c: m.size for c, m in p.by_colour.items()},
+                "exact": p.exact,
+            }
+        raise BadInput('give {"cards": [names]} (a play) or {"gene_pool": [names]}')
+
+    def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
+        """Median solver times: 5-card hands and 30-card Gene Pools (cold caches)."""
+        from . import solver
+
+        assert isinstance(rules, TeratozoicRules)
+        deck = cards_from(rules.cards)
+        rng = Rng(12345)
+        ids = [c.id for c in deck if rules.advanced or c.set != "advanced"]
+
+        def cold() -> None:
+            solver._BUILDS.clear()
+            solver.close_all.cache_clear()
+            solver.connect_all.cache_clear()
+            solver._largest_closed_cached.cache_clear()
+
+        hand_ms, pool_ms = [], []
+        for _ in range(200):
+            hand = rng.sample(ids, 5)
+            cold()
+            t0 = time.perf_counter()
+            best_build(deck, hand, rules.doubling_ignores_colour)
+            hand_ms.append((time.perf_counter() - t0) * 1000)
+        for _ in range(10):
+            pool = rng.sample(ids, 30)
+            cold()
+            t0 = time.perf_counter()
+            score_pool(deck, pool)
+            pool_ms.append((time.perf_counter() - t0) * 1000)
+        # The hard case: a Gene Pool bred towards one colour (20 of its 30 cards).
+        one_ms, exact = [], 0
+        for colour in ("orange", "purple", "green"):
+            mine = [i for i in ids if deck[i].colour == colour]
+            rest = [i for i in ids if deck[i].colour != colour]
+            pool = rng.sample(mine, min(20, len(mine))) + rng.sample(rest, 10)
+            cold()
+            t0 = time.perf_counter()
+            exact += score_pool(deck, pool).exact
+            one_ms.append((time.perf_counter() - t0) * 1000)
+        cold()
+        return {
+            "solver_hand5_ms_median": round(statistics.median(hand_ms), 3),
+            "solver_hand5_ms_max": round(max(hand_ms), 3),
+            "solver_pool30_ms_median": round(statistics.median(pool_ms), 2),
+            "solver_pool30_ms_max": round(max(pool_ms), 2),
+            "solver_pool30_one_colour_ms_median": round(statistics.median(one_ms), 2),
+            "solver_pool30_one_colour_ms_max": round(max(one_ms), 2),
+            "solver_pool30_one_colour_exact": f"{exact}/3",
+        }
+
+
+GAME = TeratozoicGame()

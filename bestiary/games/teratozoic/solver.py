@@ -1,0 +1,637 @@
+"""The monster-building solver: exact branch-and-bound searches on the tile grid.
+
+Two questions, two searches:
+
+- :func:`best_build` — the highest-scoring way to lay out a play (a hand of
+  5, a little more after tie draws). It enumerates every connected monster
+  the cards can form (growing layouts one connection at a time, each layout
+  visited once), notes for every set of cards whether it can be one monster
+  and whether it can be one with no loose ends, then splits the play into
+  monsters by dynamic programming over subsets. Exact.
+- :func:`largest_closed` — the largest single monster with no loose ends
+  from a multiset of card shapes (a Gene Pool's cards of one colour, for the
+  final scoring). Cards of one shape are interchangeable, so it searches
+  over shapes: fill the open end with the fewest fitting shapes first, bound
+  by the cards left and by an end-parity bound, stop as soon as the bound
+  is met. Exact.
+
+Cells are ints ``x * _ROW + y`` so a neighbour is one addition away.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cards import Card
+from .tiles import OPPOSITE, Build, Monster, Placement, edge, monster_value
+
+_ROW = 256  # |y| stays far below this for any layout of < 100 cards
+_STEP = (1, _ROW, -1, -_ROW)  # N, E, S, W
+
+
+def _xy(cell: int) -> tuple[int, int]:
+    x, y = divmod(cell + _ROW // 2, _ROW)
+    return x, y - _ROW // 2
+
+
+def _edges(mask: int) -> tuple[int, int, int, int]:
+    return edge(mask, 0), edge(mask, 1), edge(mask, 2), edge(mask, 3)
+
+
+# ------------------------------------------------------------------ best build
+Shape = tuple[
+    int, ...
+]  # a card's orientation masks, sorted: cards of one shape are interchangeable
+ShapeLayout = tuple[tuple[int, int, int], ...]  # (x, y, orientation mask) per card
+
+
+def shape_of(card: Card) -> Shape:
+    return tuple(sorted(card.orients))
+
+
+@lru_cache(maxsize=65_536)
+def close_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
+    """A layout of exactly these cards (a sorted multiset of shapes) as ONE
+    monster with no loose ends, or None when there is none (exact)."""
+    return _close_search(shapes, 0)[0]
+
+
+def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout | None, bool, int]:
+    """(layout or None, whether the answer is proven, nodes spent). ``budget``:
+    search nodes allowed (0: no limit). Every card must be used, which prunes hard: a branch
+    dies as soon as the monster closes early or has more open ends than cards."""
+    n = len(shapes)
+    uniq = sorted(set(shapes))
+    counts = [shapes.count(s) for s in uniq]
+    if _parity_bound(uniq, counts) < n:
+        return None, True, 0
+    cand = [[(m, _edges(m)) for m in s] for s in uniq]
+    avail = counts
+    cells: dict[int, int] = {}
+    nodes = [0]
+
+    def fits(cell: int) -> list[tuple[int, int]]:
+        # What each neighbour demands of the facing edge (None: empty cell).
+        need = [
+            None if (o := cells.get(cell + _STEP[d])) is None else edge(o, OPPOSITE[d])
+            for d in range(4)
+        ]
+        out = []
+        for k, ok_k in enumerate(avail):
+            if not ok_k:
+                continue
+            for m, es in cand[k]:
+                if all(need[d] is None or es[d] == need[d] for d in range(4)):
+                    out.append((k, m))
+        return out
+
+    def dfs(required: set[int], left: int) -> bool:
+        nodes[0] += 1
+        if budget and nodes[0] > budget:
+            return False
+        if not required:
+            return left == 0
+        if len(required) > left:
+            return False
+        pick, options = -1, None
+        for cell in required:
+            opts = fits(cell)
+            if options is None or len(opts) < len(options):
+                pick, options = cell, opts
+                if not opts:
+                    return False
+        assert options is not None
+        for k, m in options:
+            avail[k] -= 1
+            cells[pick] = m
+            req = set(required)
+            req.discard(pick)
+            for d in range(4):
+                if edge(m, d) and pick + _STEP[d] not in cells:
+                    req.add(pick + _STEP[d])
+            if dfs(req, left - 1):
+                return True
+            del cells[pick]
+            avail[k] += 1
+        return False
+
+    # Every card is in the monster, so the first shape may sit at the origin, upright.
+    m0 = uniq[0][0]
+    avail[0] -= 1
+    cells[0] = m0
+    if not dfs({_STEP[d] for d in range(4) if edge(m0, d)}, n - 1):
+        return None, not (budget and nodes[0] > budget), nodes[0]
+    return tuple(sorted((*_xy(c), m) for c, m in cells.items())), True, nodes[0]
+
+
+@lru_cache(maxsize=65_536)
+def connect_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
+    """A layout of exactly these cards as ONE monster (loose ends allowed), or None."""
+    n = len(shapes)
+    if n == 1:
+        return ((0, 0, shapes[0][0]),)
+    if any(s[0] == 0 for s in shapes) or sum(s[0].bit_count() for s in shapes) < 2 * (n - 1):
+        return None  # a tree of n cards needs n - 1 connections, two ends each
+    uniq = sorted(set(shapes))
+    avail = [shapes.count(s) for s in uniq]
+    cand = [[(m, _edges(m)) for m in s] for s in uniq]
+    m0 = uniq[0][0]
+    avail[0] -= 1
+    seen: set[frozenset[tuple[int, int]]] = set()
+
+    def dfs(cells: dict[int, int], left: int) -> dict[int, int] | None:
+        if left == 0:
+            return cells
+        for cell, mask in list(cells.items()):
+            for d in range(4):
+                mine = edge(mask, d)
+                nc = cell + _STEP[d]
+                if not mine or nc in cells:
+                    continue
+                od = OPPOSITE[d]
+                for k, ok_k in enumerate(avail):
+                    if not ok_k:
+                        continue
+                    for m, es in cand[k]:
+                        if not es[od] & mine:
+                            continue
+                        cells[nc] = m
+                        key = frozenset(cells.items())
+                        if key not in seen:
+                            seen.add(key)
+                            avail[k] -= 1
+                            got = dfs(cells, left - 1)
+                            avail[k] += 1
+                            if got is not None:
+                                return got
+                        del cells[nc]
+        return None
+
+    got = dfs({0: m0}, n - 1)
+    if got is None:
+        return None
+    return tuple(sorted((*_xy(c), m) for c, m in got.items()))
+
+
+def _assign(deck: Sequence[Card], ids: Sequence[int], layout: ShapeLayout) -> tuple[Placement, ...]:
+    """Put the actual cards on a shape layout (cards of one shape are interchangeable)."""
+    pool = list(ids)
+    out = []
+    for x, y, m in layout:
+        for i in pool:
+            if m in deck[i].orients:
+                pool.remove(i)
+                out.append(Placement(i, x, y, m != deck[i].orients[0]))
+                break
+    return tuple(sorted(out, key=lambda p: (-p.y, p.x)))
+
+
+def best_build(
+    deck: Sequence[Card], ids: Sequence[int], doubling_ignores_colour: bool = False
+) -> Build:
+    """The highest-scoring build of the cards ``ids`` (exact)."""
+    key = (id(deck), tuple(sorted(ids)), doubling_ignores_colour)
+    got = _BUILDS.get(key)
+    if got is None:
+        if len(_BUILDS) > 50_000:
+            _BUILDS.clear()
+        got = _BUILDS[key] = _solve(deck, key[1], doubling_ignores_colour)
+    return got
+
+
+# Decks are long-lived (cached per card file), so their id() is a safe key.
+_BUILDS: dict[tuple[int, tuple[int, ...], bool], Build] = {}
+
+
+def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
+    """Split the play into monsters by dynamic programming over subsets.
+
+    A set of cards is worth building as one monster when it can close
+    (bonus and the all-closed point) or when a doubling card can double
+    more cards of its colour in it; any other monster scores exactly its
+    cards laid apart, so those are left as single cards.
+    """
+    n = len(ids)
+    if n == 0:
+        return Build((), 0, False)
+    cards = [deck[i] for i in ids]
+    shapes = [shape_of(c) for c in cards]
+    full = (1 << n) - 1
+    closable: dict[int, ShapeLayout] = {}
+    connectable: dict[int, ShapeLayout] = {}
+    val_open: dict[int, int] = {}
+    val_closed: dict[int, int] = {}
+    for mask in range(1, full + 1):
+        members = [i for i in range(n) if mask >> i & 1]
+        group = [cards[i] for i in members]
+        key = tuple(sorted(shapes[i] for i in members))
+        lay = close_all(key)
+        if lay is not None:
+            closable[mask] = lay
+            val_closed[mask] = monster_value(group, True, ignore)
+        if len(members) == 1:
+            connectable[mask] = ((0, 0, shapes[members[0]][0]),)
+            val_open[mask] = monster_value(group, False, ignore)
+            continue
+        doubled = {c.colour for c in group if c.doubler}
+        if doubled and sum(1 for c in group if ignore or c.colour in doubled) > 1:
+            lay = connect_all(key)
+            if lay is not None:
+                connectable[mask] = lay
+                val_open[mask] = monster_value(group, False, ignore)
+    neg = -(10**9)
+    best_any = [neg] * (full + 1)
+    best_closed = [neg] * (full + 1)
+    how_any: list[tuple[int, bool]] = [(0, False)] * (full + 1)
+    how_closed: list[int] = [0] * (full + 1)
+    best_any[0] = best_closed[0] = 0
+    for mask in range(1, full + 1):
+        low = mask & -mask
+        sub = mask
+        while sub:
+            if sub & low:
+                rest = mask ^ sub
+                if sub in closable:
+                    v = val_closed[sub]
+                    if best_closed[rest] > neg and v + best_closed[rest] > best_closed[mask]:
+                        best_closed[mask] = v + best_closed[rest]
+                        how_closed[mask] = sub
+                    if v + best_any[rest] > best_any[mask]:
+                        best_any[mask] = v + best_any[rest]
+                        how_any[mask] = (sub, True)
+                if sub in connectable:
+                    v = val_open[sub]
+                    if v + best_any[rest] > best_any[mask]:
+                        best_any[mask] = v + best_any[rest]
+                        how_any[mask] = (sub, False)
+            sub = (sub - 1) & mask
+    parts: list[tuple[int, bool]] = []
+    mask = full
+    if best_closed[full] > neg and best_closed[full] + 1 > best_any[full]:
+        while mask:
+            parts.append((how_closed[mask], True))
+            mask ^= how_closed[mask]
+        total, all_closed = best_closed[full] + 1, True
+    else:
+        while mask:
+            sub, closed = how_any[mask]
+            parts.append((sub, closed))
+            mask ^= sub
+        total, all_closed = best_any[full], False
+    monsters = []
+    for sub, closed in parts:
+        members_ids = [ids[i] for i in range(n) if sub >> i & 1]
+        pl = _assign(deck, members_ids, closable[sub] if closed else connectable[sub])
+        value = val_closed[sub] if closed else val_open[sub]
+        monsters.append(Monster(tuple(p.card for p in pl), pl, closed, value))
+    monsters.sort(key=lambda m: (-len(m.cards), -m.value))
+    return Build(tuple(monsters), total, all_closed)
+
+
+def flat_build(
+    deck: Sequence[Card], ids: Sequence[int], doubling_ignores_colour: bool = False
+) -> Build:
+    """Every card laid on its own, no connections (each card its own monster)."""
+    monsters = []
+    for x, i in enumerate(sorted(ids)):
+        c = deck[i]
+        closed = not any(c.orients[0] >> b & 1 for b in range(12))
+        v = monster_value([c], closed, doubling_ignores_colour)
+        monsters.append(Monster((i,), (Placement(i, 2 * x, 0),), closed, v))
+    all_closed = bool(monsters) and all(m.closed for m in monsters)
+    return Build(tuple(monsters), sum(m.value for m in monsters) + int(all_closed), all_closed)
+
+
+# ------------------------------------------------------------ largest closed
+def _parity_vector(m: int) -> int:
+    """Which (axis, spot) classes hold an odd number of this card's ends. Turning
+    mirrors spots -1 and +1, so those two are counted together."""
+    vec = 0
+    for spot in range(3):
+        v = ((m >> spot) & 1) + ((m >> (6 + spot)) & 1)  # N and S ends at this spot
+        h = ((m >> (3 + spot)) & 1) + ((m >> (9 + spot)) & 1)
+        idx = min(spot, 2 - spot)
+        vec ^= (v & 1) << idx
+        vec ^= (h & 1) << (2 + idx)
+    return vec
+
+
+@lru_cache(maxsize=65_536)
+def _upper_bound_cached(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
+    kinds = [
+        (_parity_vector(s[0]), s[0].bit_count() - 2, k)
+        for s, k in zip(shapes, counts, strict=True)
+        if k > 0
+    ]
+    hubs = [k for k in kinds if k[1] >= 0]
+    leaves = [k for k in kinds if k[1] < 0]
+    best = 0
+    for drop in range(1 << len(hubs)):
+        par, kept, budget = 0, 0, 2
+        for i, (vec, delta, cnt) in enumerate(hubs):
+            c = cnt - (drop >> i & 1)
+            par ^= vec if c & 1 else 0
+            kept += c
+            budget += c * delta
+        for pick in range(1 << len(leaves)):
+            p = par
+            ks = []
+            for j, (vec, _, cnt) in enumerate(leaves):
+                c = cnt - (pick >> j & 1)
+                p ^= vec if c & 1 else 0
+                ks.append(c)
+            if p or min(ks, default=0) < 0:
+                continue
+            cost = sum(c * -d for c, (_, d, _) in zip(ks, leaves, strict=True))
+            # Too many loose-end-only cards: drop them two at a time (parity
+            # kept), the costliest first.
+            for j in sorted(range(len(leaves)), key=lambda j: leaves[j][1]):
+                while cost > budget and ks[j] >= 2:
+                    ks[j] -= 2
+                    cost -= 2 * -leaves[j][1]
+            if cost <= budget:
+                best = max(best, kept + sum(ks))
+    return best
+
+
+def _parity_bound(shapes: Sequence[Shape], counts: Sequence[int]) -> int:
+    """At most this many cards can make one monster with no loose ends:
+
+    - every end meets exactly one end on the same axis and spot, so each
+      (axis, spot) holds an even number of ends;
+    - a monster of n cards joined by c >= n - 1 connections has 2c ends, so
+      sum(ends - 2) >= -2: cards with a single end need cards with three or
+      four ends to hang from.
+
+    The largest subset meeting both (dropping as few cards as needed)."""
+    return _upper_bound_cached(tuple(shapes), tuple(counts))
+
+
+@dataclass(frozen=True)
+class ClosedMonster:
+    size: int
+    counts: tuple[int, ...]  # cards used per shape
+    layout: tuple[tuple[int, int, int], ...]  # (x, y, orientation mask)
+    # False when the search stopped at its node budget before proving that no
+    # larger monster exists (then ``bound`` is the proven upper limit).
+    exact: bool = True
+    bound: int = 0
+
+
+# Search nodes before the pool search gives up proving optimality (about a
+# second of Python); see RULES.md. Every hand-sized question finishes far below.
+NODE_BUDGET = 100_000
+
+
+def largest_closed(
+    shapes: Sequence[Shape], counts: Sequence[int], budget: int = NODE_BUDGET
+) -> ClosedMonster:
+    """The largest monster with no loose ends using at most ``counts[k]`` cards of
+    ``shapes[k]``. Size 0 when none can be built. Exact unless the node budget
+    runs out first (``exact`` says which)."""
+    return _largest_closed_cached(tuple(shapes), tuple(counts), budget)
+
+
+@lru_cache(maxsize=4096)
+def _largest_closed_cached(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...], budget: int
+) -> ClosedMonster:
+    k_shapes = len(shapes)
+    target = _parity_bound(shapes, counts)
+    best: list[ClosedMonster] = [ClosedMonster(0, (0,) * k_shapes, (), True, target)]
+    if target < 1:
+        return best[0]
+    # First: realise whole multisets, from the bound down (dropping few cards).
+    # Using every card prunes so well that this usually settles it at once.
+    got, spent = _realise_from_bound(shapes, counts, target, budget // 2)
+    budget -= spent
+    if got is not None:
+        if got.exact:
+            return got
+        best[0] = got  # a floor for the search below, which may still prove it
+    nodes = [0]
+    cand_edges = [[(m, _edges(m)) for m in s] for s in shapes]
+    avail = list(counts)
+
+    def record(cells: dict[int, int], used: list[int]) -> None:
+        lay = tuple(sorted((*_xy(c), m) for c, m in cells.items()))
+        best[0] = ClosedMonster(len(cells), tuple(used), lay, True, target)
+
+    def fits(cell: int, cells: dict[int, int], lo: int) -> list[tuple[int, int]]:
+        nb = [cells.get(cell + _STEP[d]) for d in range(4)]
+        out = []
+        for k in range(lo, k_shapes):
+            if not avail[k]:
+                continue
+            for m, es in cand_edges[k]:
+                ok = True
+                for d in range(4):
+                    o = nb[d]
+                    if o is not None and es[d] != edge(o, OPPOSITE[d]):
+                        ok = False
+                        break
+                if ok:
+                    out.append((k, m))
+        return out
+
+    def dfs(cells: dict[int, int], required: set[int], used: list[int], left: int, lo: int) -> bool:
+        """True when the target is reached or the budget spent (stop everything)."""
+        nodes[0] += 1
+        if nodes[0] > budget:
+            return True
+        if not required:
+            if len(cells) > best[0].size:
+                record(cells, used)
+                if len(cells) >= target:
+                    return True
+            return False
+        if len(required) > left or len(cells) + left <= best[0].size:
+            return False
+        # Most constrained open end first.
+        pick, options = -1, None
+        for cell in required:
+            opts = fits(cell, cells, lo)
+            if options is None or len(opts) < len(options):
+                pick, options = cell, opts
+                if not opts:
+                    return False
+        assert options is not None
+        # Cards with more ends first: large monsters are found early.
+        options.sort(key=lambda km: -km[1].bit_count())
+        for k, m in options:
+            avail[k] -= 1
+            used[k] += 1
+            cells[pick] = m
+            new_req = set(required)
+            new_req.discard(pick)
+            for d in range(4):
+                if edge(m, d):
+                    nc = pick + _STEP[d]
+                    if nc not in cells:
+                        new_req.add(nc)
+            done = dfs(cells, new_req, used, left - 1, lo)
+            del cells[pick]
+            used[k] -= 1
+            avail[k] += 1
+            if done:
+                return True
+        return False
+
+    for start in range(k_shapes):
+        if not avail[start]:
+            continue
+        # The monster's lowest shape sits at the origin, in its first orientation.
+        m = shapes[start][0]
+        avail[start] -= 1
+        used = [0] * k_shapes
+        used[start] = 1
+        cells = {0: m}
+        req = {_STEP[d] for d in range(4) if edge(m, d)}
+        done = dfs(cells, req, used, sum(avail[start:]), start)
+        avail[start] += 1
+        if done:
+            break
+    b = best[0]
+    proven = nodes[0] <= budget or b.size >= target
+    return ClosedMonster(b.size, b.counts, b.layout, proven, target)
+
+
+# Per exact-realisation attempt, and how many cards below the bound to try so.
+_REALISE_BUDGET = 4_000
+_REALISE_DROP = 4
+
+
+def _realise_from_bound(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...], target: int, budget: int
+) -> tuple[ClosedMonster | None, int]:
+    """The largest closed monster found by realising sub-multisets of sizes
+    target, target-1, ... (at most ``_REALISE_DROP`` below the card count).
+    Exact when every larger candidate was proven impossible; None when no
+    size in range worked (the caller then searches); and the nodes spent."""
+    total = sum(counts)
+    proven = True
+    spent = 0
+    for size in range(target, 0, -1):
+        drop = total - size
+        if drop > _REALISE_DROP + (total - target):
+            return None, spent
+        for combo in itertools.combinations_with_replacement(range(len(shapes)), drop):
+            left = list(counts)
+            for k in combo:
+                left[k] -= 1
+            if min(left) < 0 or _parity_bound(shapes, left) < size:
+                continue
+            multiset = tuple(sorted(s for s, k in zip(shapes, left, strict=True) for _ in range(k)))
+            layout, complete, used = _close_search(multiset, _REALISE_BUDGET)
+            spent += used
+            if layout is not None:
+                return ClosedMonster(size, tuple(left), layout, proven, target), spent
+            proven = proven and complete
+            if spent > budget:
+                return None, spent
+    return None, spent
+
+
+@dataclass(frozen=True)
+class PoolScore:
+    """The final scoring of one Gene Pool."""
+
+    cards: int  # cards in the (up to three) largest closed single-colour monsters
+    monsters: int  # how many of those there are
+    by_colour: dict[str, ClosedMonster]
+    leftovers: dict[str, tuple[tuple[Shape, ...], tuple[int, ...]]]
+
+    @property
+    def exact(self) -> bool:
+        return all(m.exact for m in self.by_colour.values())
+
+    def extra_monsters(self) -> int:
+        """Closed single-colour monsters the remaining cards make (the first tie-break)."""
+        return sum(count_closed_monsters(s, c) for s, c in self.leftovers.values())
+
+
+def _colour_shapes(deck: Sequence[Card], ids: Sequence[int]) -> dict[str, dict[Shape, int]]:
+    out: dict[str, dict[Shape, int]] = {}
+    for i in ids:
+        c = deck[i]
+        if c.single_colour:
+            per = out.setdefault(c.colour, {})
+            s = shape_of(c)
+            per[s] = per.get(s, 0) + 1
+    return out
+
+
+# Above this many cards the packing falls back to the greedy count.
+PACKING_LIMIT = 14
+
+
+def count_closed_monsters(shapes: Sequence[Shape], counts: Sequence[int]) -> int:
+    """How many separate closed monsters the cards can make at most (exact up to
+    ``PACKING_LIMIT`` cards; beyond that, greedily taking the largest first)."""
+    if sum(counts) <= PACKING_LIMIT:
+        return _packing(tuple(shapes), tuple(counts))
+    left = list(counts)
+    n = 0
+    while sum(left):
+        got = largest_closed(shapes, left)
+        if got.size == 0:
+            break
+        n += 1
+        left = [a - b for a, b in zip(left, got.counts, strict=True)]
+    return n
+
+
+@lru_cache(maxsize=16_384)
+def _packing(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
+    """Exact maximum packing: the first card left is either in no monster, or in
+    one of the closed monsters it can form with the others (tried in turn)."""
+    first = next((k for k, c in enumerate(counts) if c), None)
+    if first is None:
+        return 0
+    without = list(counts)
+    without[first] -= 1
+    best = _packing(shapes, tuple(without))
+    ranges = [range(c + 1) for c in without]
+    for extra in itertools.product(*ranges):
+        size = 1 + sum(extra)
+        used = list(extra)
+        used[first] += 1
+        if _parity_bound(shapes, used) < size:
+            continue
+        multiset = tuple(sorted(s for s, k in zip(shapes, used, strict=True) for _ in range(k)))
+        if close_all(multiset) is None:
+            continue
+        rest = tuple(c - u for c, u in zip(counts, used, strict=True))
+        best = max(best, 1 + _packing(shapes, rest))
+    return best
+
+
+def score_pool(deck: Sequence[Card], ids: Sequence[int]) -> PoolScore:
+    """'Assemble their entire Gene Pool into up to three of the largest
+    single-color monsters with no loose ends they can, one monster of each
+    color, and add up the number of cards used.'"""
+    by_colour: dict[str, ClosedMonster] = {}
+    leftovers: dict[str, tuple[tuple[Shape, ...], list[int]]] = {}
+    for colour, per in sorted(_colour_shapes(deck, ids).items()):
+        shapes = tuple(sorted(per))
+        counts = [per[s] for s in shapes]
+        got = largest_closed(shapes, counts)
+        by_colour[colour] = got
+        leftovers[colour] = (shapes, counts)
+    ranked = sorted(by_colour, key=lambda c: (-by_colour[c].size, c))
+    chosen = [c for c in ranked[:3] if by_colour[c].size > 0]
+    rest: dict[str, tuple[tuple[Shape, ...], tuple[int, ...]]] = {}
+    for colour, (shapes, counts) in leftovers.items():
+        left = list(counts)
+        if colour in chosen:
+            left = [a - b for a, b in zip(counts, by_colour[colour].counts, strict=True)]
+        rest[colour] = (shapes, tuple(left))
+    return PoolScore(
+        sum(by_colour[c].size for c in chosen),
+        len(chosen),
+        {c: by_colour[c] for c in chosen},
+        rest,
+    )
