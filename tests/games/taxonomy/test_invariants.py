@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bestiary.engine import MatchRecord, Rng, replay
+from bestiary.engine import Rng
 from bestiary.games.taxonomy import GAME
 from bestiary.games.taxonomy.rules import TaxonomyState
 
-GOLDEN = Path(__file__).parent / "golden"
 PRIVATE = {"dealt", "drew", "peeked", "saw_hand", "decided", "claim_open"}
 
 
@@ -156,18 +154,6 @@ def test_determinize_keeps_the_seats_view_and_resamples_the_rest(seed: int, play
     while not d.over:
         q = d.to_act()[0]
         d.apply(q, d.legal(q)[rng.randrange(len(d.legal(q)))])
-
-
-def test_golden_records_replay_to_the_same_result() -> None:
-    """Recorded games (tests/games/taxonomy/golden) must replay move for move to
-    the stored result. If a deliberate rule change breaks one, record it again."""
-    files = sorted(GOLDEN.glob("*.json"))
-    assert len(files) >= 3
-    for path in files:
-        record = MatchRecord.load(path)
-        state = replay(record)
-        assert state.over, path.name
-        assert state.result is not None and state.result.to_json() == record.result, path.name
 
 
 def test_the_view_docstring_names_every_key() -> None:

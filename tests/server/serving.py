@@ -1,0 +1,45 @@
+"""Run a real ``bestiary serve`` process on a free loopback port (crash and
+browser tests). The toy game is no entry point, so for it the process
+registers it before running the same CLI command."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+BESTIARY = ROOT / ".venv" / "bin" / "bestiary"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(game_id: str, db: str, port: int, bot_delay: float = 0.05) -> subprocess.Popen[bytes]:
+    args = ["serve", "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
+    if game_id == "toy":  # the toy game is not an entry point: register it first
+        code = (
+            f"import sys; sys.path.insert(0, {str(ROOT / 'tests' / 'engine')!r});"
+            "from toygame import GAME; from bestiary.engine import register; register(GAME);"
+            f"from bestiary.cli import app; app({args!r})"
+        )
+        cmd = [sys.executable, "-c", code]
+    else:
+        cmd = [str(BESTIARY), *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("bestiary serve did not start")

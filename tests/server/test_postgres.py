@@ -1,0 +1,95 @@
+"""The store on a real PostgreSQL server (BESTIARY_TEST_PG_URL, which
+scripts/services.sh exports): migrations, tables, seats, moves, restart.
+Each test run creates a database of its own and drops it afterwards."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bestiary.server import create_app
+from bestiary.server.store import Store, database_url
+
+from .conftest import create, hello, join, next_update
+
+PG = os.environ.get("BESTIARY_TEST_PG_URL")
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not PG, reason="BESTIARY_TEST_PG_URL is not set (no PostgreSQL server)"),
+]
+
+
+@pytest.fixture(scope="module")
+def pg_url() -> Iterator[str]:
+    import psycopg
+
+    assert PG is not None
+    name = f"bestiary_test_{secrets.token_hex(4)}"
+    with psycopg.connect(PG, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = PG.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(PG, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_postgresql_url_uses_psycopg_3() -> None:
+    assert database_url("postgresql://u@h:5/db") == "postgresql+psycopg://u@h:5/db"
+
+
+def test_migrations_run_twice_without_harm(pg_url: str) -> None:
+    store = Store(database_url(pg_url))
+    try:
+        store.migrate()
+        store.migrate()  # already at head: nothing to do
+        assert store.table_ids(("waiting", "playing", "finished")) is not None
+    finally:
+        store.dispose()
+
+
+def test_play_and_resume_on_postgresql(pg_url: str) -> None:
+    """Create, join, play a move, restart the app: the move and the tokens are
+    still there, and the game then plays to its end and is stored finished."""
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        t = create(client, seats=["human", "human"], seed=21)
+        tokens = [join(client, t["id"], 0), join(client, t["id"], 1)]
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            msg = hello(ws, tokens[0])
+            ws.send_json({"type": "act", "action": msg["legal"][0]})
+            before = next_update(ws)
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        with (
+            client.websocket_connect(f"/ws/tables/{t['id']}") as a,
+            client.websocket_connect(f"/ws/tables/{t['id']}") as b,
+        ):
+            msgs = [hello(a, tokens[0]), hello(b, tokens[1])]
+            assert msgs[0]["view"] == before["view"] and msgs[0]["moves"] == 1
+            while not msgs[0]["over"]:
+                seat = 0 if msgs[0]["your_turn"] else 1
+                (a, b)[seat].send_json({"type": "act", "action": msgs[seat]["legal"][0]})
+                msgs = [next_update(a), next_update(b)]
+        rec = client.get(f"/api/tables/{t['id']}/record").json()
+        assert len(rec["moves"]) == 6 and rec["result"] == msgs[0]["result"]
+        finished = client.get("/api/tables", params={"status": "finished"}).json()["tables"]
+        assert t["id"] in [x["id"] for x in finished]
+
+
+def test_a_move_number_is_written_once(pg_url: str) -> None:
+    """The (table, move number) key refuses a second writer of the same move,
+    so two servers on one database cannot fork a table's history."""
+    import sqlalchemy as sa
+
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        t = create(client, seats=["human", "human"], seed=1)
+        store = client.app.state.store  # type: ignore[attr-defined]
+        with store.recording_move(t["id"], 0, 0, "bid 1"):
+            pass
+        with pytest.raises(sa.exc.IntegrityError), store.recording_move(t["id"], 0, 1, "bid 2"):
+            pass
+        assert store.load_table(t["id"]).moves == [(0, "bid 1")]
