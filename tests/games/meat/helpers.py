@@ -63,6 +63,7 @@ def at_tactics(
         set_hand(st, s, (hands or {}).get(s, []))
         st.tel[s] = tel
     st._start_tactics()
+    st._memo = None  # the scenario changed the state behind apply()'s back
     return st
 
 

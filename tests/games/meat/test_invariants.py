@@ -30,6 +30,11 @@ def _random_game(players: int, seed: int, check: Callable[[MeatState], None]) ->
         st.apply(seat, legal[rng.randrange(len(legal))])
         cards = all_cards(st)
         assert len(cards) == total and len(set(cards)) == total, "a card was lost or duplicated"
+        if st.phase == P_TACTICS:
+            # "Maksymalna liczba kart ... na KONIEC Fazy Otwarcia ... to 8".
+            assert all(len(h) <= st.rules.hand_limit for h in st.hand)
+        # Vitality and Telestarion are never negative while the game runs.
+        assert min(st.tel) >= 0 and (st.over or min(st.vit) > 0)
         if steps % 5 == 0:
             check(st)
         steps += 1

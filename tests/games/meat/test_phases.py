@@ -11,11 +11,20 @@ from bestiary.games.meat.rules import (
     P_DISCARD,
     P_DRAFT,
     P_LEADER,
+    P_PAY,
     P_TACTICS,
     P_WINDOW,
 )
 
-from .helpers import at_tactics, events, first_legal_until, new, pass_window, to_activation
+from .helpers import (
+    at_tactics,
+    events,
+    first_legal_until,
+    new,
+    pass_window,
+    place,
+    to_activation,
+)
 
 
 @pytest.mark.parametrize(("players", "vit"), [(2, 25), (4, 40), (6, 50)])
@@ -141,15 +150,23 @@ def test_creatures_must_fill_the_lanes_or_use_all_they_have() -> None:
 def test_reveal_pay_or_discard() -> None:
     """Aktywacja, krok 1: "Gracze odkrywają wszystkie zagrane przez siebie karty, a następnie
     opłacają koszty ... Jeśli gracz nie posiada wystarczającej liczby żetonów ... zmuszony
-    jest odrzucić kartę/y na CMENTARZ PRZEZNACZENIA"."""
-    st = at_tactics(2, 0, {0: ["Bober", "Zagłada", "Deszcz Ognia"], 1: ["Rekrut"]}, tel=3)
-    to_activation(
-        st, {0: {"front": "Bober"}, 1: {"front": "Rekrut"}}, {0: ("Zagłada", "Deszcz Ognia")}
-    )
+    jest odrzucić kartę/y na CMENTARZ PRZEZNACZENIA" (reveal, pay, or discard what cannot
+    be paid). The player short of Telestarion chooses what to pay."""
+    st = at_tactics(2, 0, {0: ["Bober", "Zagłada", "Deszcz Ognia"], 1: ["Rekrut", "Wizja"]}, tel=3)
+    for seat, lanes, destiny in (
+        (0, {"front": "Bober"}, ("Zagłada", "Deszcz Ognia")),
+        (1, {"front": "Rekrut"}, ("Wizja",)),
+    ):
+        place(st, seat, lanes, destiny)
+    pass_window(st)
     assert events(st, "revealed")[0]["destiny"]["0"] == ["Zagłada", "Deszcz Ognia"]
-    assert [e["card"] for e in events(st, "paid")] == ["Zagłada"]
-    assert [e["card"] for e in events(st, "unpaid")] == ["Deszcz Ognia"]
-    assert st.tel[0] == 0 and "Deszcz Ognia" in [st.name(c) for c in st.dgrave]
+    assert [e["card"] for e in events(st, "paid")] == ["Wizja"]  # seat 1 can pay everything
+    assert st.phase == P_PAY and st.to_act() == (0,)
+    assert sorted(str(m) for m in st.legal(0)) == ["pay Deszcz Ognia", "pay Zagłada"]
+    st.apply_text(0, "pay Deszcz Ognia")
+    assert [e["card"] for e in events(st, "unpaid")] == ["Zagłada"]  # 1 ounce left: discarded
+    assert st.tel[0] == 1 and "Zagłada" in [st.name(c) for c in st.dgrave]
+    assert st.phase == P_ACTIVATION
 
 
 def test_the_side_with_less_vitality_starts_and_sides_alternate() -> None:
@@ -245,7 +262,7 @@ def test_leader_passives_affect_only_their_owner() -> None:
 
 
 def test_teammates_see_each_others_hands_and_secret_placements() -> None:
-    """"członkowie drużyn mogą ... wymieniać informacje ... i pokazywać swoje karty"
+    """ "członkowie drużyn mogą ... wymieniać informacje ... i pokazywać swoje karty"
     (team members may share information and show their cards); opponents see none of it."""
     st = at_tactics(4, 0, {0: ["Bober", "Wizja"], 2: ["Rekrut"], 1: ["Dziki Wilk"], 3: []})
     st.apply_text(0, "place Bober front")

@@ -1,0 +1,96 @@
+"""``bestiary cards meat``: the card list as JSON and as Rich tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .cards import RARITY_PL, CardSet
+from .effects import card_text
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+
+def catalog(cs: CardSet) -> dict[str, Any]:
+    creatures, destiny = [], []
+    for d in cs.defs:
+        row = {
+            "name": d.name,
+            "en": d.en,
+            "rarity": d.rarity,
+            "rarity_pl": RARITY_PL[d.rarity],
+            "copies": d.copies,
+            "cost": d.cost,
+            "text": card_text(d),
+        }
+        if d.is_creature:
+            creatures.append(
+                {**row, "faction": d.faction, "attack": d.attack, "defence": d.defence}
+            )
+        else:
+            destiny.append(
+                {
+                    **row,
+                    "type": d.type,
+                    "instant": d.instant,
+                    "fusion": d.fusion,
+                    "attack": d.attack,
+                    "defence": d.defence,
+                }
+            )
+    leaders = []
+    for x in cs.leaders:
+        if x.passive == "faction_stat":
+            text = f"Your {x.faction} creatures get {x.attack:+d}/{x.defence:+d}"
+        elif x.passive == "telestarion":
+            text = f"Take {x.amount} more Telestarion in every Opening"
+        elif x.passive == "destiny_draw":
+            text = f"Draw {x.amount} more destiny card(s) every round"
+        elif x.passive == "summary_bonus":
+            text = f"A won round deals {x.amount} more damage (if you have a creature left)"
+        else:
+            text = f"Your first draft pick of each round costs {x.amount} less"
+        leaders.append({"name": x.name, "en": x.en, "text": text})
+    return {
+        "game": "meat",
+        "file": cs.path,
+        "creatures": creatures,
+        "destiny": destiny,
+        "leaders": leaders,
+        "deck_sizes": {"creature": len(cs.creature_ids), "destiny": len(cs.destiny_ids)},
+    }
+
+
+def render_catalog(cat: Mapping[str, Any]) -> RenderableType:
+    from rich.console import Group
+    from rich.table import Table
+
+    t1 = Table(title=f"Creatures (istoty) — {cat['deck_sizes']['creature']} cards")
+    for col in ("name", "English", "faction", "rarity", "×", "cost", "atk", "def", "text"):
+        t1.add_column(col)
+    for c in cat["creatures"]:
+        t1.add_row(
+            c["name"],
+            c["en"],
+            c["faction"],
+            c["rarity"],
+            str(c["copies"]),
+            str(c["cost"]),
+            str(c["attack"]),
+            str(c["defence"]),
+            c["text"],
+        )
+    t2 = Table(title=f"Destiny (przeznaczenie) — {cat['deck_sizes']['destiny']} cards")
+    for col in ("name", "English", "type", "rarity", "×", "cost", "text"):
+        t2.add_column(col)
+    for c in cat["destiny"]:
+        t2.add_row(
+            c["name"], c["en"], c["type"], c["rarity"], str(c["copies"]), str(c["cost"]), c["text"]
+        )
+    t3 = Table(title="Leaders (liderzy)")
+    for col in ("name", "English", "passive"):
+        t3.add_column(col)
+    for c in cat["leaders"]:
+        t3.add_row(c["name"], c["en"], c["text"])
+    return Group(t1, t2, t3)

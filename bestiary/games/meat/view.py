@@ -1,0 +1,117 @@
+"""What one seat may see: its own team's hands and face-down cards, the
+public table, and nothing of the opponents' hidden cards.
+
+"W ramach wewnętrznej współpracy członkowie drużyn mogą się komunikować ze
+sobą, wymieniać informacje ... i pokazywać swoje karty" (teammates may show
+each other their cards): a seat's view includes its whole team's secrets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import LANES, keyword_names
+from .rules import D_ARMED, D_DOWN, D_READY, D_UNPAID, P_TACTICS, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import MeatState
+
+_DSTAT = {D_DOWN: "face down", D_READY: "paid", D_ARMED: "armed", D_UNPAID: "unpaid"}
+
+
+def _creature(st: MeatState, slot: int, knows: bool) -> dict[str, Any] | None:
+    iid = st.field[slot]
+    if iid < 0:
+        return None
+    public = {
+        "slot": slot,
+        "lane": LANES[slot % 3],
+        "face_up": st.up[slot],
+        "damage": st.dmg[iid],
+        "attack_mod": st.atk_mod[iid],
+        "defence_mod": st.def_mod[iid],
+    }
+    if not st.up[slot] and not knows:
+        return public
+    d = st.defs[st.kind[iid]]
+    gear = [st.name(e) for e in st.cs.destiny_ids if st.attached_to[e] == iid]
+    return {
+        **public,
+        "card": d.name,
+        "en": d.en,
+        "faction": d.faction,
+        "attack": st.attack(slot),
+        "defence": st.defence(slot),
+        "keywords": keyword_names(st.keywords(slot)),
+        "ability_used": st.used[iid],
+        "ability_cost": d.ability.cost if d.ability else None,
+        "equipment": gear,
+    }
+
+
+def build_view(st: MeatState, seat: int | None) -> dict[str, Any]:
+    n = st.players
+    team = None if seat is None else seat & 1
+    mine = [s for s in range(n) if team is not None and (s & 1) == team]
+    tactics = st.phase == P_TACTICS
+    field = []
+    for s in range(n):
+        knows = s in mine
+        row = [_creature(st, s * 3 + x, knows) for x in range(3)]
+        destiny = []
+        for iid in st.dfield[s]:
+            stat = _DSTAT.get(st.dstat[iid], "")
+            if stat == "face down" and not knows:
+                destiny.append({"status": stat})
+            else:
+                destiny.append({"card": st.name(iid), "status": stat})
+        field.append({"seat": s, "creatures": row, "destiny": destiny})
+    hands: dict[str, list[str]] = {}
+    pending: dict[str, Any] = {}
+    for s in mine:
+        hands[str(s)] = sorted(st.name(c) for c in st.hand[s])
+        if tactics:
+            pending[str(s)] = {
+                "creatures": [st.name(c) if c >= 0 else None for c in st.tac_c[s]],
+                "destiny": [st.name(c) for c in st.tac_d[s]],
+                "step": st.tac_stage[s],
+            }
+    return {
+        "seat": seat,
+        "team": team,
+        "players": n,
+        "teams": [st.team(0), st.team(1)],
+        "opponent": None if seat is None else seat ^ 1,
+        "round": st.round,
+        "phase": PHASE_NAMES[st.phase],
+        "to_act": list(st.to_act()),
+        "vitality": list(st.vit),
+        "vitality_start": st.vit_start,
+        "telestarion": list(st.tel),
+        "leaders": [st.cs.leaders[x].name if x >= 0 else None for x in st.leader],
+        "hand_sizes": [len(h) for h in st.hand],
+        "hands": hands,
+        "tactics": pending,
+        "draft_row": [st.name(c) for c in st.row],
+        "draft_order": list(st.order) if st.phase <= 1 else [],
+        "drafted": [[st.name(c) for c in st.drafted[s]] for s in range(n)],
+        "field": field,
+        "first_team": st.first_team,
+        "passed": list(st.passed),
+        "stack": [
+            {
+                "seat": s,
+                "card": st.name(c),
+                "target": t,
+                "target_card": st.name(tc) if tc >= 0 and t < 0 else None,
+            }
+            for s, c, t, tc in st.stack
+        ],
+        "window": st.win_kind if st.phase == 4 else None,
+        "decks": {"creature": len(st.cdeck), "destiny": len(st.ddeck)},
+        "graveyards": {
+            "creature": [st.name(c) for c in st.cgrave],
+            "destiny": [st.name(c) for c in st.dgrave],
+        },
+        "winner_team": st.winner_team if st.over else None,
+    }
