@@ -20,7 +20,7 @@ GOLDEN = sorted(Path(__file__).parent.glob("games/*/golden/*.json"))
 
 def test_every_game_has_golden_records() -> None:
     games = {p.parent.parent.name for p in GOLDEN}
-    assert {"taxonomy", "monster_maker", "teratozoic"} <= games
+    assert {"taxonomy", "monster_maker", "teratozoic", "meat"} <= games
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[f"{p.parent.parent.name}/{p.stem}" for p in GOLDEN])

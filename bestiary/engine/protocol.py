@@ -262,6 +262,11 @@ class Game(ABC):
         None: this game has no scoring tool."""
         return None
 
+    def teams(self, players: int) -> list[int] | None:
+        """Team number of each seat, for team games (None: every seat for itself).
+        ``simulate`` credits a team's win to each of its members in full."""
+        return None
+
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
         """Game-specific benchmarks (e.g. a solver's timings) for ``bestiary bench``."""
         return {}

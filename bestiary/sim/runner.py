@@ -80,7 +80,9 @@ class Summary:
     game: str
     games: int
     seats: list[str]
-    wins: list[float]  # per seat; a shared win counts 1/len(winners)
+    # Per seat. A win shared by several seats (a tie) is split between them;
+    # a team's win counts in full for each member (Game.teams).
+    wins: list[float]
     mean_scores: list[float]
     agent_wins: dict[str, float]  # per agent spec, the same
     agent_seats: dict[str, int]  # how many seat-games each spec played
@@ -181,7 +183,9 @@ def simulate(
                 outcomes.extend(chunk)
                 if progress:
                     progress(len(chunk))
-    return summarize(game.id, specs, outcomes, time.perf_counter() - t0, seed, rotate)
+    return summarize(
+        game.id, specs, outcomes, time.perf_counter() - t0, seed, rotate, game.teams(len(specs))
+    )
 
 
 def summarize(
@@ -191,8 +195,10 @@ def summarize(
     seconds: float,
     seed: int,
     rotate: bool,
+    teams: Sequence[int] | None = None,
 ) -> Summary:
     n = len(specs)
+    team = list(teams) if teams is not None else list(range(n))
     wins = [0.0] * n
     score_sums = [0.0] * n
     agent_wins: dict[str, float] = {s: 0.0 for s in specs}
@@ -205,8 +211,9 @@ def summarize(
         for s in range(n):
             score_sums[s] += result.scores[s]
             agent_seats[seats[s]] += 1
+        winning_teams = {team[w] for w in result.winners}
         for w in result.winners:
-            share = 1.0 / len(result.winners)
+            share = 1.0 / len(winning_teams)
             wins[w] += share
             agent_wins[seats[w]] += share
     g = max(len(outcomes), 1)

@@ -65,3 +65,16 @@ def test_aggregate_stats_means_numbers_and_counts_strings() -> None:
 def test_bench_reports_medians() -> None:
     res = bench_selfplay(GAME, players=3, seconds=0.05, repeats=3)
     assert res["us_per_decision"] > 0 and len(res["us_per_decision_all"]) == 3
+
+
+def test_a_team_win_counts_in_full_for_each_member() -> None:
+    """M.E.A.T. is played by two teams: a heuristic team that always wins should read 100%,
+    not 50% (a tie between two seats of different teams still splits)."""
+    from bestiary.engine import Result
+    from bestiary.sim.runner import summarize
+
+    outcomes = [(Result([1, 0, 1, 0], [0, 2]), 10, ["h", "r", "h", "r"])] * 3
+    team = summarize("meat", ["h", "r", "h", "r"], outcomes, 1.0, 0, False, teams=[0, 1, 0, 1])
+    assert team.agent_win_rates() == {"h": 1.0, "r": 0.0}
+    ffa = summarize("toy", ["h", "r", "h", "r"], outcomes, 1.0, 0, False)
+    assert ffa.agent_win_rates() == {"h": 0.5, "r": 0.0}

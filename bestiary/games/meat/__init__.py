@@ -35,6 +35,10 @@ class MeatGame(Game):
         assert isinstance(rules, MeatRules)
         return space_for(load_cards(rules.cards or None)).total
 
+    def teams(self, players: int) -> list[int]:
+        """Seats alternate between the two teams (RULES.md, "Teams")."""
+        return [seat % 2 for seat in range(players)]
+
     def agents(self) -> Mapping[str, Callable[..., Any]]:
         from .bots import HeuristicAgent
 
