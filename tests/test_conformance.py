@@ -107,3 +107,23 @@ def test_info_and_every_variant_starts(game_id: str) -> None:
     for variant in game.variants:
         state = game.new(game.default_players, seed=1, variant=variant)
         assert state.to_act()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_generic_ismcts_bot_searches_every_game(game_id: str) -> None:
+    """DESIGN.md: "`random` and `ismcts` work for every game" — a search over
+    determinized clones plays legal moves and leaves the real state as it was."""
+    from bestiary.agents import AgentContext, make_agent
+
+    game = _game(game_id)
+    state = game.new(game.default_players, seed=5)
+    bot = make_agent(game, "ismcts:iterations=8,rollout_limit=60", seed=1)
+    for n in range(6):
+        if state.over:
+            break
+        seat = state.to_act()[0]
+        before = _snapshot(state)
+        action = bot.act(AgentContext(state, seat, Rng(n)))
+        assert _snapshot(state) == before, "searching changed the real state"
+        assert action in list(state.legal(seat))
+        state.apply(seat, action)
