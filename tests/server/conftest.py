@@ -3,10 +3,12 @@ registered, and small helpers to speak the websocket protocol."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
@@ -44,6 +46,13 @@ def client(db_path: str) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture
+def fast_client(db_path: str) -> Iterator[TestClient]:
+    """No practical rate limit: for tests that play many moves quickly."""
+    with TestClient(create_app(db_path, bot_delay=0, rate_per_second=1e6, burst=10**6)) as c:
+        yield c
+
+
 def create(
     client: TestClient, game: str = "toy", seats: list[Any] | None = None, **kw: Any
 ) -> dict[str, Any]:
@@ -66,14 +75,27 @@ def join(client: TestClient, table: str, seat: int | None = None, name: str = "a
     return str(r.json()["token"])
 
 
+def recv(ws: Any, timeout: float = 20.0) -> Any:
+    """``ws.receive_json()`` that fails after ``timeout`` seconds instead of
+    hanging the test run when an expected message never comes."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    return json.loads(message["text"])
+
+
 def hello(ws: Any, token: str | None) -> dict[str, Any]:
     ws.send_json({"type": "hello", "token": token})
-    msg: dict[str, Any] = ws.receive_json()
+    msg: dict[str, Any] = recv(ws)
     return msg
 
 
 def next_update(ws: Any) -> dict[str, Any]:
     while True:
-        msg: dict[str, Any] = ws.receive_json()
+        msg: dict[str, Any] = recv(ws)
         if msg["type"] == "update":
             return msg

@@ -110,3 +110,28 @@ def test_pages_and_static_client_are_served(client: TestClient) -> None:
     assert "table.js" in client.get("/table/abc").text
     r = client.get("/static/js/generic.js")
     assert r.status_code == 200 and "export function render" in r.text
+
+
+def test_a_crash_inside_is_a_plain_500_without_a_trace(db_path: str) -> None:
+    """Issue 6: "no stack traces to clients"."""
+    from typing import Any
+
+    from bestiary.engine import get_game, register, unregister
+    from bestiary.server import create_app
+
+    class Crashing(type(get_game("toy"))):  # type: ignore[misc]
+        id = "toy-crashing"
+
+        def create(self, players: int, seed: int, rules: Any) -> Any:
+            raise ZeroDivisionError("internal detail")
+
+    register(Crashing())
+    try:
+        app = create_app(db_path, bot_delay=0)
+        with TestClient(app, raise_server_exceptions=False) as c:
+            r = c.post("/api/tables", json={"game": "toy-crashing", "seats": [{}, {}]})
+            assert r.status_code == 500
+            assert r.json() == {"detail": "internal server error"}
+            assert "ZeroDivisionError" not in r.text and "internal detail" not in r.text
+    finally:
+        unregister("toy-crashing")

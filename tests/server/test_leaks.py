@@ -17,7 +17,7 @@ from bestiary.engine import Rng, get_game
 from bestiary.engine.protocol import Game, State
 from bestiary.server.messages import event_json
 
-from .conftest import create, hello, join, loadable_games, next_update
+from .conftest import create, hello, join, loadable_games, next_update, recv
 
 GAMES = loadable_games()
 MAX_MOVES = 400  # enough for a short game; long games are checked up to here
@@ -53,10 +53,11 @@ def _check(game: Game, state: State, seat: int | None, since: int, msg: dict[str
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_message_is_exactly_what_the_protocol_gives_that_seat(
-    client: TestClient, game_id: str
+    fast_client: TestClient, game_id: str
 ) -> None:
     """Random games of every loadable game, every seat human and connected,
     plus a spectator: each message is checked against an independent replay."""
+    client = fast_client
     game = get_game(game_id)
     players = game.default_players
     for seed in (1, 2):
@@ -78,6 +79,7 @@ def test_every_message_is_exactly_what_the_protocol_gives_that_seat(
                 latest[seat] = hello(ws, tokens[seat] if seat is not None else None)
                 _check(game, state, seat, 0, latest[seat])
                 since[seat] = state.event_count()
+            _no_other_hand_after_the_deal(state, latest)
             while not state.over and len(moves) < MAX_MOVES:
                 owed = [s for s in range(players) if latest[s]["your_turn"]]
                 seat = owed[rng.randrange(len(owed))]
@@ -86,15 +88,50 @@ def test_every_message_is_exactly_what_the_protocol_gives_that_seat(
                 moves.append((seat, text))
                 state.apply_text(seat, text)
                 for ws, s in zip(socks, seats, strict=True):
-                    latest[s] = next_update(ws)
+                    latest[s] = recv(ws)
+                    assert latest[s]["type"] == "update", f"{text!r} by seat {seat}: {latest[s]}"
                     assert latest[s]["moves"] == len(moves)
                     _check(game, state, s, since[s], latest[s])
                     since[s] = state.event_count()
 
 
-def _hidden_hand_of(view: dict[str, Any]) -> list[Any] | None:
+def _hidden_hand_of(view: dict[str, Any], seat: int | None = None) -> list[Any] | None:
+    """A seat's own hand as its own view shows it (``hand``, or ``hands[seat]``)."""
     hand = view.get("hand")
-    return list(hand) if isinstance(hand, list) else None
+    if isinstance(hand, list):
+        return list(hand)
+    hands = view.get("hands")
+    if seat is not None and isinstance(hands, list) and seat < len(hands):
+        mine = hands[seat]
+        return list(mine) if isinstance(mine, list) else None
+    if seat is not None and isinstance(hands, dict):
+        mine = hands.get(str(seat))
+        return list(mine) if isinstance(mine, list) else None
+    return None
+
+
+def _contains(tree: Any, target: list[Any]) -> bool:
+    if tree == target:
+        return True
+    if isinstance(tree, dict):
+        return any(_contains(v, target) for v in tree.values())
+    if isinstance(tree, list):
+        return any(_contains(v, target) for v in tree)
+    return False
+
+
+def _no_other_hand_after_the_deal(state: State, msgs: dict[int | None, dict[str, Any]]) -> None:
+    """Right after the deal (before any peek or reveal), no seat's message and
+    no spectator's contains another seat's whole hand."""
+    for o in range(state.players):
+        hidden = _hidden_hand_of(state.view(o), o)
+        if not hidden or len(hidden) < 2:
+            continue
+        wire = json.loads(json.dumps(hidden))
+        for s, msg in msgs.items():
+            if s != o:
+                assert not _contains(msg["view"], wire), f"seat {s} sees seat {o}'s hand"
+                assert not _contains(msg["events"], wire), f"seat {s} hears seat {o}'s hand"
 
 
 def test_the_toy_game_never_shows_another_hand(client: TestClient) -> None:
@@ -128,9 +165,10 @@ def test_the_toy_game_never_shows_another_hand(client: TestClient) -> None:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_with_bots_a_seat_still_gets_only_its_own(client: TestClient, game_id: str) -> None:
+def test_with_bots_a_seat_still_gets_only_its_own(fast_client: TestClient, game_id: str) -> None:
     """One person and server-side bots: each message to the person equals the
     protocol's output for that seat after the moves the server had accepted."""
+    client = fast_client
     game = get_game(game_id)
     players = game.default_players
     table = create(client, game_id, ["human"] + ["random"] * (players - 1), seed=5)
@@ -149,8 +187,8 @@ def test_with_bots_a_seat_still_gets_only_its_own(client: TestClient, game_id: s
                 break
             if msg["your_turn"]:
                 ws.send_json({"type": "act", "action": rng.choice(msg["legal"])})
-            msg = ws.receive_json()
+            msg = recv(ws)
             while msg["type"] == "error":
                 # A move made stale by a bot's: the update for the bot's move follows.
                 assert "not a legal action" in msg["message"] or "no decision" in msg["message"]
-                msg = ws.receive_json()
+                msg = recv(ws)

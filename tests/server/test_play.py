@@ -4,15 +4,16 @@ moves, wrong tokens, malformed messages, reconnecting, spectators, limits."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from bestiary.engine import get_game, replay
+from bestiary.engine import get_game, register, replay, unregister
 from bestiary.engine.record import MatchRecord
 
-from .conftest import create, hello, join, next_update
+from .conftest import create, hello, join, next_update, recv
 
 
 def _record(client: TestClient, table: str) -> MatchRecord:
@@ -32,6 +33,8 @@ def test_a_whole_game_against_two_bots(client: TestClient) -> None:
             if msg["your_turn"]:
                 ws.send_json({"type": "act", "action": msg["legal"][-1]})
             msg = next_update(ws)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert t["id"] not in hub.live  # finished and unwatched: forgotten until asked for
     assert msg["result"]["winners"]
     assert msg["table"]["status"] == "finished"
     rec = _record(client, t["id"])
@@ -73,7 +76,7 @@ def test_illegal_and_out_of_turn_moves_are_refused_without_change(client: TestCl
         msg = hello(ws, tokens[0])
         not_mine = next(f"bid {c}" for c in range(1, 10) if f"bid {c}" not in msg["legal"])
         ws.send_json({"type": "act", "action": not_mine})
-        err = ws.receive_json()
+        err = recv(ws)
         assert err["type"] == "error"
         assert f"'{not_mine}' is not a legal action" in err["message"]
         assert "allowed: " + ", ".join(msg["legal"]) in err["message"]
@@ -81,7 +84,7 @@ def test_illegal_and_out_of_turn_moves_are_refused_without_change(client: TestCl
         after = next_update(ws)
         assert not after["your_turn"]
         ws.send_json({"type": "act", "action": after["view"]["hand"][0] and "bid 1"})
-        err = ws.receive_json()
+        err = recv(ws)
         assert err["type"] == "error" and "no decision to make now" in err["message"]
         assert "waiting for seat(s) 1" in err["message"]
     info = client.get(f"/api/tables/{t['id']}").json()
@@ -95,7 +98,7 @@ def test_acting_before_every_seat_is_taken_is_refused(client: TestClient) -> Non
         msg = hello(ws, token)
         assert msg["table"]["status"] == "waiting"
         ws.send_json({"type": "act", "action": msg["legal"][0]})
-        err = ws.receive_json()
+        err = recv(ws)
         assert err["type"] == "error" and "waiting for players to take seat(s) 1" in err["message"]
         join(client, t["id"], 1, name="bob")
         started = next_update(ws)  # everyone connected hears that the table started
@@ -110,18 +113,18 @@ def test_a_wrong_token_is_refused(client: TestClient) -> None:
     for token in ["guess", foreign, 12]:
         with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
             ws.send_json({"type": "hello", "token": token})
-            err = ws.receive_json()
+            err = recv(ws)
             assert err["type"] == "error"
             with pytest.raises(WebSocketDisconnect):
-                ws.receive_json()
+                recv(ws)
 
 
 def test_an_unknown_table_is_refused(client: TestClient) -> None:
     with client.websocket_connect("/ws/tables/nope") as ws:
-        err = ws.receive_json()
+        err = recv(ws)
         assert err == {"type": "error", "message": "no table 'nope'"}
         with pytest.raises(WebSocketDisconnect) as exc:
-            ws.receive_json()
+            recv(ws)
         assert exc.value.code == 4404
 
 
@@ -141,11 +144,11 @@ def test_malformed_messages_get_clear_errors_and_no_stack_trace(client: TestClie
         }
         for raw, expected in cases.items():
             ws.send_text(raw)
-            err = ws.receive_json()
+            err = recv(ws)
             assert err["type"] == "error" and expected in err["message"], raw
             assert "Traceback" not in err["message"]
         ws.send_json({"type": "ping"})
-        assert ws.receive_json() == {"type": "pong"}
+        assert recv(ws) == {"type": "pong"}
     assert client.get(f"/api/tables/{t['id']}").json()["moves"] == 0
 
 
@@ -155,10 +158,10 @@ def test_a_message_over_the_size_limit_closes_the_socket(client: TestClient) -> 
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         hello(ws, token)
         ws.send_text(json.dumps({"type": "act", "action": "x" * 5000}))
-        err = ws.receive_json()
+        err = recv(ws)
         assert "too large" in err["message"]
         with pytest.raises(WebSocketDisconnect) as exc:
-            ws.receive_json()
+            recv(ws)
         assert exc.value.code == 1009
 
 
@@ -169,7 +172,7 @@ def test_a_flood_of_messages_is_slowed_down(client: TestClient) -> None:
         hello(ws, token)
         for _ in range(30):
             ws.send_json({"type": "ping"})
-        replies = [ws.receive_json() for _ in range(30)]
+        replies = [recv(ws) for _ in range(30)]
         slowed = [r for r in replies if r["type"] == "error"]
         assert slowed and "slow down" in slowed[0]["message"]
         assert sum(r["type"] == "pong" for r in replies) >= 20
@@ -189,7 +192,7 @@ def test_spectators_see_the_public_view_and_cannot_act(client: TestClient) -> No
         assert watch["legal"] == [] and not watch["your_turn"]
         assert watch["view"]["hand"] is None
         spec.send_json({"type": "act", "action": "bid 1"})
-        assert "spectators cannot act" in spec.receive_json()["message"]
+        assert "spectators cannot act" in recv(spec)["message"]
         m0 = hello(p0, tokens[0])
         p0.send_json({"type": "act", "action": m0["legal"][0]})
         seen = next_update(spec)  # pushed to the spectator too
@@ -236,3 +239,45 @@ def test_every_connected_seat_hears_every_move(client: TestClient) -> None:
         pushed = [next_update(ws) for ws in (a, b, c)]
         assert [m["moves"] for m in pushed] == [1, 1, 1]
         assert [m["view"]["chosen"] for m in pushed] == [[0], [0], [0]]
+
+
+class _BrokenViewGame(type(get_game("toy"))):  # type: ignore[misc]
+    """The toy game, but seat 1's view raises (a bug in a game's view)."""
+
+    id = "toy-broken-view"
+
+    def create(self, players: int, seed: int, rules: Any) -> Any:
+        state = super().create(players, seed, rules)
+        original = state.view
+
+        def view(seat: int | None) -> dict[str, Any]:
+            if seat == 1:
+                raise KeyError("secret internals")
+            return original(seat)
+
+        state.view = view  # type: ignore[method-assign]
+        return state
+
+
+def test_a_failing_view_reaches_no_client_as_a_stack_trace(client: TestClient) -> None:
+    """Issue 6: "no stack traces to clients" — the seat whose view fails gets a
+    plain error; the other seat plays on."""
+    register(_BrokenViewGame())
+    try:
+        t = create(client, "toy-broken-view", ["human", "human"], seed=1)
+        tokens = [join(client, t["id"], 0), join(client, t["id"], 1)]
+        with (
+            client.websocket_connect(f"/ws/tables/{t['id']}") as a,
+            client.websocket_connect(f"/ws/tables/{t['id']}") as b,
+        ):
+            ma = hello(a, tokens[0])
+            mb = hello(b, tokens[1])
+            assert mb == {
+                "type": "error",
+                "message": "internal server error: this seat's view could not be built",
+            }
+            a.send_json({"type": "act", "action": ma["legal"][0]})
+            assert next_update(a)["moves"] == 1
+            assert "secret internals" not in json.dumps(recv(b))
+    finally:
+        unregister("toy-broken-view")

@@ -68,9 +68,10 @@ def test_kill_9_mid_game_and_the_table_finishes_as_if_nothing_happened(tmp_path:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     seed = 12345
-    proc = _serve(game_id, db, port)
+    proc = _serve(game_id, db, port, bot_delay=0.02)
+    bot = "heuristic" if "heuristic" in game.agents() else "random"  # shorter games
     try:
-        seats = [{"kind": "bot", "agent": "random"}] * game.default_players
+        seats = [{"kind": "bot", "agent": bot}] * game.default_players
         r = httpx.post(f"{base}/api/tables", json={"game": game_id, "seats": seats, "seed": seed})
         assert r.status_code == 201, r.text
         table = r.json()
@@ -85,7 +86,7 @@ def test_kill_9_mid_game_and_the_table_finishes_as_if_nothing_happened(tmp_path:
     finally:
         if proc.poll() is None:
             proc.kill()
-    proc = _serve(game_id, db, port)
+    proc = _serve(game_id, db, port, bot_delay=0)
     try:
         info: dict[str, Any] = {}
         for _ in range(3000):

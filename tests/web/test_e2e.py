@@ -45,7 +45,7 @@ GAME = "taxonomy" if "taxonomy" in loadable_games() else "toy"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = str(tmp_path_factory.mktemp("e2e") / "e2e.sqlite3")
     port = free_port()
-    proc = serve(GAME, db, port, bot_delay=0.02)
+    proc = serve(GAME, db, port, bot_delay=0)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -82,7 +82,20 @@ def test_lobby_to_the_end_of_a_game_by_clicking(server: str, browser: Any) -> No
     page.wait_for_url("**/table/**")
     page.wait_for_selector("#conn[data-state='connected']")
     clicks = 0
-    for _ in range(3000):
+    seen: set[str] = set()
+    # The taxonomy page's parts (issue 6): hand grouped by collecting key, the
+    # table sets and discard pile, claim prompt, duel, peeks, scoring.
+    parts = {
+        "hand by key": ".tx-hand .tx-group .tx-key",
+        "discard pile": ".tx-discards",
+        "claim prompt": ".tx-claim",
+        "duel": ".tx-duel",
+        "peek": ".tx-peek",
+        "scoring": ".tx-breakdown",
+    }
+    for step in range(3000):
+        if GAME == "taxonomy" and step % 5 == 0:
+            seen |= {k for k, sel in parts.items() if page.locator(sel).count()}
         if page.evaluate("document.body.dataset.over") == "yes":
             break
         button = page.locator("#board [data-action]:not([disabled])").first
@@ -92,12 +105,16 @@ def test_lobby_to_the_end_of_a_game_by_clicking(server: str, browser: Any) -> No
                 clicks += 1
             except Exception:  # re-rendered under the cursor: try the fresh one
                 pass
-        page.wait_for_timeout(30)
+        page.wait_for_timeout(15)
     assert page.evaluate("document.body.dataset.over") == "yes", "the game did not finish"
     assert clicks > 0
     page.wait_for_selector("#result-panel:not([hidden])")
     assert page.locator("#result table.scores tbody tr").count() == players
     assert page.locator("#log li").count() > 0
+    if GAME == "taxonomy":
+        seen |= {k for k, sel in parts.items() if page.locator(sel).count()}
+        assert {"hand by key", "discard pile"} <= seen, seen
+        assert page.locator(".tx-rounds tbody tr").count() == 4  # four rounds by default
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"e2e-{GAME}-end.png"), full_page=True)
 
@@ -156,3 +173,77 @@ def test_a_friend_joins_through_the_invitation_link(server: str, browser: Any) -
 
 def test_artifacts_folder_is_ignored_by_git() -> None:
     assert "/artifacts/" in Path(ROOT / ".gitignore").read_text()
+
+
+def _taxonomy_moments() -> dict[str, tuple[int, dict[str, Any], list[str]]]:
+    """(seat, view, legal) at the first claim window, duel, honest peek, seen
+    hand and round scored, in a game of heuristic bots (seed 0)."""
+    from bestiary.agents import AgentContext, make_agent
+    from bestiary.engine import Rng
+
+    g = get_game("taxonomy")
+    state = g.new(4, seed=0)
+    agents = [make_agent(g, "heuristic", i) for i in range(4)]
+    rng = Rng(0)
+    found: dict[str, tuple[int, dict[str, Any], list[str]]] = {}
+    tests = {
+        "claim": lambda v: v["claim"] is not None,
+        "duel": lambda v: v["duel"] is not None,
+        "peek": lambda v: v["peek"] is not None,
+        "seen": lambda v: bool(v["seen_hands"]),
+        "scoring": lambda v: bool(v["last_round"] and v["last_round"]["breakdown"]),
+    }
+    while not state.over and len(found) < len(tests):
+        for seat in state.to_act():
+            view = state.view(seat)
+            for name, test in tests.items():
+                if name not in found and test(view):
+                    found[name] = (seat, view, [str(a) for a in state.legal(seat)])
+        seat = state.to_act()[0]
+        state.apply(seat, agents[seat].act(AgentContext(state, seat, rng)))
+    return found
+
+
+@pytest.mark.skipif(GAME != "taxonomy", reason="the taxonomy game does not load yet")
+def test_the_taxonomy_page_draws_every_part_of_the_game(server: str, browser: Any) -> None:
+    """Issue 6: the taxonomy page shows the hand grouped by collecting key, the
+    claim prompt, the rock-paper-scissors duel, honest peeks and the round's
+    scoring breakdown — drawn here from real views of a real game."""
+    moments = _taxonomy_moments()
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert set(moments) == {"claim", "duel", "peek", "seen", "scoring"}
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + "/static/index.html")
+    expect = {
+        "claim": ".tx-claim [data-action^='claim ']",
+        "duel": ".tx-duel",
+        "peek": ".tx-peek svg.card",
+        "seen": ".tx-peek",
+        "scoring": ".tx-breakdown td.num",
+    }
+    for name, (seat, view, legal) in moments.items():
+        state = {"game": "taxonomy", "seat": seat, "view": view, "legal": legal, "yourTurn": True}
+        page.evaluate(
+            """async (state) => {
+                const m = await import('/static/games/taxonomy.js');
+                const {h} = await import('/static/js/api.js');
+                let root = document.getElementById('probe');
+                if (!root) { root = document.createElement('div'); root.id = 'probe';
+                             document.body.append(root); }
+                m.render(root, state, {act() {}, seat: state.seat, h,
+                                       seatLabel: (s) => `seat ${s}`});
+            }""",
+            state,
+        )
+        assert page.locator(f"#probe {expect[name]}").count() > 0, name
+        page.locator("#probe").screenshot(path=str(ARTIFACTS / f"e2e-taxonomy-{name}.png"))
+        # Every legal action is offered somewhere on the page.
+        offered = set(
+            page.eval_on_selector_all(
+                "#probe [data-action]", "els => els.map(e => e.dataset.action)"
+            )
+        )
+        assert set(legal) <= offered, (name, set(legal) - offered)
+        # The hand is grouped by collecting key: one group per first key.
+        keys = {c["keys"][0] if c["keys"] else "orphan" for c in view["hand"]}
+        assert page.locator("#probe .tx-hand .tx-group").count() == len(keys)

@@ -1,0 +1,35 @@
+"""Web play: the FastAPI app, lobby, store and websocket protocol.
+
+``run`` is what ``bestiary serve`` calls.
+"""
+
+from __future__ import annotations
+
+from .app import create_app
+
+__all__ = ["create_app", "run"]
+
+
+def run(
+    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.4
+) -> None:
+    """Serve the app (lobby, tables, API) until interrupted."""
+    import uvicorn
+
+    from .limits import MAX_MESSAGE_BYTES
+
+    app = create_app(db, bot_delay=bot_delay)
+    app.state.store.check()  # a clear error now rather than a trace at start-up
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    store = _safe(app.state.store.url)
+    print(f"Bestiary: open http://{shown}:{port}/  (store: {store})", flush=True)
+    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_MESSAGE_BYTES * 4, log_level="info")
+
+
+def _safe(url: str) -> str:
+    """The store URL without a password."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':', 1)[0]}@{host}"
+    return url

@@ -1,0 +1,291 @@
+"""The store: tables, seats and moves in SQLite or PostgreSQL (SQLAlchemy 2).
+
+Every accepted move is written in the same transaction that accepts it
+(:meth:`Store.recording_move`), so a crash — even ``kill -9`` — loses no
+accepted move and never keeps a rejected one. Migrations (Alembic) run on
+open.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from ..engine.errors import BadInput
+from .schema import moves, seats, tables
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def database_url(db: str | None) -> str:
+    """``None`` -> a SQLite file in the user's data directory; a path -> SQLite
+    there; ``postgresql://…`` -> PostgreSQL through psycopg 3."""
+    if db is None:
+        import platformdirs
+
+        folder = Path(platformdirs.user_data_dir("bestiary", appauthor=False))
+        folder.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{folder / 'bestiary.sqlite3'}"
+    if db.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + db.split("://", 1)[1]
+    if db.startswith(("postgresql+psycopg://", "sqlite://")):
+        return db
+    if "://" in db:
+        raise BadInput(f"unsupported database URL {db!r}; use a SQLite file path or postgresql://…")
+    path = Path(db).expanduser()
+    if path.parent and not path.parent.exists():
+        raise BadInput(f"cannot create the database {db!r}: folder {path.parent} does not exist")
+    return f"sqlite:///{path}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # human | bot
+    agent: str | None = None
+    name: str | None = None
+    taken: bool = False
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "agent": self.agent,
+            "name": self.name,
+            "taken": self.taken or self.kind == "bot",
+        }
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    variant: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    status: str
+    created_at: datetime
+    result: dict[str, Any] | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[tuple[int, str]] = field(default_factory=list)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"timeout": 30}
+        try:
+            self.engine: Engine = sa.create_engine(url, **kwargs)
+        except ImportError as exc:
+            raise BadInput(
+                f"this database needs a driver that is not installed ({exc}); "
+                "for PostgreSQL: pip install 'bestiary[postgres]'"
+            ) from None
+        if url.startswith("sqlite"):
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    # -- lifecycle ----------------------------------------------------------
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic)."""
+        from alembic import command
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def check(self) -> None:
+        """Open a connection now, so a wrong URL or a server that is down is
+        reported as a clear error before the app starts."""
+        try:
+            with self.engine.connect():
+                pass
+        except sa.exc.SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise BadInput(f"cannot open the database: {reason}") from None
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # -- tables -------------------------------------------------------------
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables.insert().values(
+                    id=row.id,
+                    game=row.game,
+                    variant=row.variant,
+                    options=json.dumps(row.options, sort_keys=True),
+                    players=row.players,
+                    seed=row.seed,
+                    status=row.status,
+                    created_at=row.created_at,
+                )
+            )
+            conn.execute(
+                seats.insert(),
+                [
+                    {
+                        "table_id": row.id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "agent": s.agent,
+                        "name": s.name,
+                        "joined_at": row.created_at if s.kind == "bot" else None,
+                    }
+                    for s in row.seats
+                ],
+            )
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            t = conn.execute(tables.select().where(tables.c.id == table_id)).first()
+            if t is None:
+                return None
+            row = _table_row(t)
+            row.seats = [
+                SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
+                for s in conn.execute(
+                    seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
+                )
+            ]
+            row.moves = [
+                (m.seat, m.action)
+                for m in conn.execute(
+                    sa.select(moves.c.seat, moves.c.action)
+                    .where(moves.c.table_id == table_id)
+                    .order_by(moves.c.n)
+                )
+            ]
+            return row
+
+    def table_ids(self, statuses: tuple[str, ...]) -> list[str]:
+        with self.engine.connect() as conn:
+            return [
+                r.id
+                for r in conn.execute(
+                    sa.select(tables.c.id)
+                    .where(tables.c.status.in_(statuses))
+                    .order_by(tables.c.created_at)
+                )
+            ]
+
+    def list_tables(self, status: str | None = None, limit: int = 100) -> list[TableRow]:
+        """Newest first, with seats (no moves)."""
+        with self.engine.connect() as conn:
+            q = tables.select().order_by(tables.c.created_at.desc()).limit(limit)
+            if status is not None:
+                q = q.where(tables.c.status == status)
+            rows = [_table_row(t) for t in conn.execute(q)]
+            if not rows:
+                return rows
+            by_id = {r.id: r for r in rows}
+            for s in conn.execute(
+                seats.select().where(seats.c.table_id.in_(by_id)).order_by(seats.c.seat)
+            ):
+                by_id[s.table_id].seats.append(
+                    SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
+                )
+            return rows
+
+    # -- seats --------------------------------------------------------------
+    def take_seat(self, table_id: str, seat: int, name: str | None, token_hash: str) -> bool:
+        """Claim a free human seat (atomically: a taken seat stays taken).
+        When the last free seat is taken the table starts playing."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                seats.update()
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.seat == seat,
+                    seats.c.kind == "human",
+                    seats.c.token_hash.is_(None),
+                )
+                .values(token_hash=token_hash, name=name, joined_at=_now())
+            ).rowcount
+            if not done:
+                return False
+            free = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(seats)
+                .where(seats.c.table_id == table_id, seats.c.token_hash.is_(None))
+                .where(seats.c.kind == "human")
+            ).scalar_one()
+            if free == 0:
+                conn.execute(
+                    tables.update()
+                    .where(tables.c.id == table_id, tables.c.status == "waiting")
+                    .values(status="playing")
+                )
+            return True
+
+    def seat_of_token(self, table_id: str, token_hash: str) -> int | None:
+        with self.engine.connect() as conn:
+            return conn.execute(
+                sa.select(seats.c.seat).where(
+                    seats.c.table_id == table_id, seats.c.token_hash == token_hash
+                )
+            ).scalar_one_or_none()
+
+    # -- moves --------------------------------------------------------------
+    @contextmanager
+    def recording_move(
+        self, table_id: str, n: int, seat: int, action: str
+    ) -> Iterator[Callable[[dict[str, Any]], None]]:
+        """Write move ``n`` and commit only if the body (which applies the move
+        to the live state) succeeds. The body may call the yielded function
+        with the result when the move ends the game: same transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                moves.insert().values(
+                    table_id=table_id, n=n, seat=seat, action=action, created_at=_now()
+                )
+            )
+
+            def finish(result: dict[str, Any]) -> None:
+                conn.execute(
+                    tables.update()
+                    .where(tables.c.id == table_id)
+                    .values(status="finished", result=json.dumps(result), finished_at=_now())
+                )
+
+            yield finish
+
+
+def _table_row(t: Any) -> TableRow:
+    return TableRow(
+        id=t.id,
+        game=t.game,
+        variant=t.variant,
+        options=json.loads(t.options),
+        players=t.players,
+        seed=t.seed,
+        status=t.status,
+        created_at=t.created_at,
+        result=json.loads(t.result) if t.result else None,
+    )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.close()

@@ -1,0 +1,246 @@
+// The taxonomy table: the hand grouped by collecting key, every player's
+// tabled sets, the discard pile, the claim prompt, the rock-paper-scissors
+// duel, honest peeks and the round's scoring breakdown. The keys of the view
+// are documented on TaxonomyState in bestiary/games/taxonomy/rules.py.
+import { actionButtons, statusLine } from "../js/generic.js";
+import { card } from "../js/cards.js";
+
+const RPS = { rock: "rock", paper: "paper", scissors: "scissors ✂" };
+
+function svgCard(c, extra = {}) {
+  return card({
+    name: c.name,
+    type: c.type,
+    family: c.family && c.family !== c.type ? c.family : "",
+    nature: natureMark(c.natures || []),
+    note: (c.natures || []).join(", "),
+    value: c.roll,
+    width: extra.width || 88,
+    selected: extra.selected,
+  });
+}
+
+function natureMark(natures) {
+  if (!natures.length) return null;
+  return natures[0].slice(0, 3) + (natures.length > 1 ? "+" : "");
+}
+
+export function render(root, state, api) {
+  const { h } = api;
+  const v = state.view;
+  const legal = new Set(state.legal || []);
+  const used = new Set(); // legal actions this page already offers
+  const label = (seat) => api.seatLabel(seat);
+
+  // A control that submits a legal action: data-action marks it for tests too.
+  const actButton = (text, content, cls = "action") => {
+    used.add(text);
+    return h("button", { type: "button", class: cls, "data-action": text, onclick: () => api.act(text) }, content);
+  };
+
+  const parts = [statusLine(state)];
+  if (v.prompt) parts.push(h("p", { class: "prompt" }, v.prompt));
+
+  // -- the round at a glance -------------------------------------------------------
+  parts.push(
+    h(
+      "div",
+      { class: "tx-summary" },
+      h("span", {}, `Round ${v.round} of ${v.rounds}`),
+      h("span", {}, `phase: ${v.phase}`),
+      v.turn >= 0 && !state.over ? h("span", {}, `turn: ${label(v.turn)}`) : "",
+      h("span", {}, `dealer: ${label(v.dealer)}`),
+      h("span", {}, `stock: ${v.stock}`),
+    ),
+  );
+  parts.push(
+    h(
+      "table",
+      { class: "tx-players" },
+      h("thead", {}, h("tr", {}, ...["player", "score", "hand", "claims", "skips", "banned types"].map((t) => h("th", {}, t)))),
+      h(
+        "tbody",
+        {},
+        ...v.hand_counts.map((n, s) =>
+          h(
+            "tr",
+            { class: [s === v.turn ? "turn" : "", s === state.seat ? "me" : ""].join(" ").trim() },
+            h("td", {}, label(s)),
+            h("td", {}, String(v.scores[s])),
+            h("td", {}, String(n)),
+            h("td", {}, String(v.claims[s])),
+            h("td", {}, String(v.skips[s])),
+            h("td", { class: "bans" }, (v.bans[s] || []).join(", ") || "—"),
+          ),
+        ),
+      ),
+    ),
+  );
+
+  // -- decisions that interrupt the turn --------------------------------------------
+  if (v.claim) {
+    const claims = [...legal].filter((a) => a.startsWith("claim "));
+    parts.push(
+      h(
+        "div",
+        { class: "tx-box tx-claim" },
+        h("h3", {}, `Claim ${v.claim.card.name}, discarded by ${label(v.claim.discarder)}?`),
+        h("div", { class: "cards" }, svgCard(v.claim.card)),
+        h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, `claim as ${a.slice(6)}`)), legal.has("pass") ? actButton("pass", "pass") : ""),
+        v.claim.decided ? h("p", { class: "muted" }, "You have decided; waiting for the others.") : "",
+      ),
+    );
+  }
+  if (v.duel) {
+    const d = v.duel;
+    const choices = ["rock", "paper", "scissors"].filter((x) => legal.has(`rps ${x}`));
+    parts.push(
+      h(
+        "div",
+        { class: "tx-box tx-duel" },
+        h("h3", {}, `Duel: ${label(d.attacker)} attacks ${label(d.target)} with ${d.card.name}`),
+        h("div", { class: "cards" }, svgCard(d.card)),
+        d.ties ? h("p", {}, `${d.ties} tie${d.ties > 1 ? "s" : ""} so far`) : "",
+        choices.length ? h("div", { class: "action-group rps" }, ...choices.map((x) => actButton(`rps ${x}`, RPS[x]))) : "",
+        d.your_choice ? h("p", {}, `You chose ${d.your_choice}; waiting for your opponent.`) : "",
+      ),
+    );
+  }
+  if (v.attack) {
+    const targets = [...legal].filter((a) => a.startsWith("attack "));
+    parts.push(
+      h(
+        "div",
+        { class: "tx-box tx-attack" },
+        h("h3", {}, `${v.attack.card.name} is aggressive: send it at a player?`),
+        h("div", { class: "cards" }, svgCard(v.attack.card)),
+        h("div", { class: "action-group" }, ...targets.map((a) => actButton(a, `attack ${label(Number(a.split(" ")[1]))}`)), legal.has("no attack") ? actButton("no attack", "no attack") : ""),
+      ),
+    );
+  }
+  const quick = ["draw", "stop", "win"].filter((a) => legal.has(a));
+  if (v.phase === "declare" && legal.has("pass")) quick.push("pass");
+  if (quick.length) {
+    const names = { draw: "draw another card", stop: "stop drawing", win: "declare the win!", pass: "play on" };
+    parts.push(h("div", { class: "tx-box" }, h("div", { class: "action-group" }, ...quick.map((a) => actButton(a, names[a] || a, a === "win" ? "action win" : "action")))));
+  }
+
+  // -- the hand, grouped by collecting key --------------------------------------------
+  if (v.hand) {
+    const groups = new Map();
+    for (const c of v.hand) {
+      const key = (c.keys && c.keys[0]) || "orphan";
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(c);
+    }
+    const drawn = new Set(v.drawn || []);
+    const rows = [...groups.entries()]
+      .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+      .map(([key, cards]) =>
+        h(
+          "div",
+          { class: "tx-group" },
+          h("div", { class: "tx-key" }, h("strong", {}, key), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, ` of ${v.key_sizes[key]} in the deck`) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, " (orphan)") : ""),
+          h(
+            "div",
+            { class: "cards" },
+            ...cards.map((c) => {
+              const discard = `discard ${c.name}`;
+              const table = `table ${c.name}`;
+              const picture = svgCard(c, { selected: drawn.has(c.name) });
+              const cell = h("div", { class: "tx-card" });
+              if (legal.has(discard)) {
+                const b = actButton(discard, picture, "card-button");
+                b.title = `discard ${c.name}`;
+                cell.append(b);
+              } else cell.append(picture);
+              if (legal.has(table)) cell.append(actButton(table, "table it", "action small"));
+              return cell;
+            }),
+          ),
+        ),
+      );
+    parts.push(h("h3", {}, `Your hand (${v.hand.length})${legal.size && [...legal].some((a) => a.startsWith("discard ")) ? " — click a card to discard it" : ""}`), h("div", { class: "tx-hand" }, ...rows));
+  }
+
+  // -- honest peeks ---------------------------------------------------------------
+  if (v.peek && v.peek.cards && v.peek.cards.length) {
+    parts.push(h("div", { class: "tx-box tx-peek" }, h("h3", {}, "Your honest peek at the top of the stock (top first)"), h("div", { class: "cards" }, ...v.peek.cards.map((c) => svgCard(c, { width: 70 })))));
+  }
+  const seen = Object.entries(v.seen_hands || {});
+  if (seen.length) {
+    parts.push(
+      h(
+        "div",
+        { class: "tx-box tx-peek" },
+        h("h3", {}, "Hands you saw through an honest monster"),
+        ...seen.map(([s, cards]) => h("div", {}, h("p", {}, label(Number(s))), h("div", { class: "cards" }, ...cards.map((c) => svgCard(c, { width: 60 }))))),
+      ),
+    );
+  }
+
+  // -- the table: sets, discard pile, set-aside cards -------------------------------------
+  const tables = v.tables.map((sets, s) =>
+    sets.length || (v.set_aside[s] || []).length
+      ? h(
+          "div",
+          { class: "tx-table" },
+          h("h4", {}, label(s)),
+          ...sets.map((set) => h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, set.key), h("div", { class: "cards" }, ...set.cards.map((c) => svgCard(c, { width: 60 }))))),
+          (v.set_aside[s] || []).length ? h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, "set aside"), h("div", { class: "cards" }, ...v.set_aside[s].map((c) => svgCard(c, { width: 60 })))) : "",
+        )
+      : "",
+  );
+  parts.push(
+    h("h3", {}, "On the table"),
+    h(
+      "div",
+      { class: "tx-tables" },
+      h(
+        "div",
+        { class: "tx-table tx-discards" },
+        h("h4", {}, `Discard pile (${v.discards.length})`),
+        v.discard_top ? svgCard(v.discard_top, { width: 80 }) : h("p", { class: "muted" }, "empty"),
+        v.discards.length > 1 ? h("details", {}, h("summary", {}, "all discards"), h("p", { class: "small" }, v.discards.map((c) => c.name).join(", "))) : "",
+      ),
+      ...tables,
+    ),
+  );
+
+  // -- scoring -------------------------------------------------------------------------
+  if (v.round_results && v.round_results.length) {
+    const last = v.last_round;
+    parts.push(
+      h("h3", {}, "Rounds"),
+      h(
+        "table",
+        { class: "tx-rounds" },
+        h("thead", {}, h("tr", {}, ...["round", "winner", "pattern", "points", "why"].map((t) => h("th", {}, t)))),
+        h(
+          "tbody",
+          {},
+          ...v.round_results.map((r) =>
+            h("tr", {}, h("td", {}, String(r.round)), h("td", {}, r.winner === null ? "nobody" : label(r.winner)), h("td", {}, r.pattern || "—"), h("td", {}, String(r.points)), h("td", {}, r.reason || "")),
+          ),
+        ),
+      ),
+    );
+    if (last && last.breakdown && last.breakdown.length) {
+      parts.push(
+        h(
+          "div",
+          { class: "tx-box tx-breakdown" },
+          h("h3", {}, `Round ${last.round} scoring: ${last.winner === null ? "nobody" : label(last.winner)} — ${last.pattern} for ${last.points} points`),
+          h("table", {}, h("tbody", {}, ...last.breakdown.map((b) => h("tr", {}, h("td", {}, b.rule), h("td", { class: "num" }, String(b.points)))))),
+          ...(last.sets || []).map((s) => h("p", { class: "small" }, `${s.key}: ${s.cards.join(", ")} (${s.points})`)),
+        ),
+      );
+    }
+  }
+
+  // Anything legal the page did not offer above (a rule added later) stays playable.
+  const rest = (state.legal || []).filter((a) => !used.has(a));
+  if (rest.length) parts.splice(2, 0, actionButtons({ ...state, legal: rest }, api));
+
+  root.replaceChildren(...parts);
+}

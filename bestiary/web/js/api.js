@@ -1,0 +1,115 @@
+// The server's lobby API and the play socket, for the lobby and table pages.
+
+export async function getJSON(url) {
+  const r = await fetch(url);
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(messageOf(body, r));
+  return body;
+}
+
+export async function postJSON(url, data) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data),
+  });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(messageOf(body, r));
+  return body;
+}
+
+function messageOf(body, r) {
+  const d = body && body.detail;
+  if (typeof d === "string") return d;
+  if (Array.isArray(d)) return d.map((e) => `${(e.loc || []).slice(1).join(".")}: ${e.msg}`).join("; ");
+  return `${r.status} ${r.statusText}`;
+}
+
+// Seat tokens live in this browser only: one per table.
+const KEY = (table) => `bestiary:seat:${table}`;
+export function savedSeat(table) {
+  try {
+    return JSON.parse(localStorage.getItem(KEY(table)) || "null");
+  } catch {
+    return null;
+  }
+}
+export function saveSeat(table, seat, token) {
+  localStorage.setItem(KEY(table), JSON.stringify({ seat, token }));
+}
+export function forgetSeat(table) {
+  localStorage.removeItem(KEY(table));
+}
+
+// A play socket that reconnects by itself (the server resends the whole log).
+export class PlaySocket {
+  constructor(tableId, token, { onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.delay = 500;
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      this.delay = 500;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || undefined }));
+      this.onStatus("connected");
+    };
+    ws.onmessage = (e) => this.onMessage(JSON.parse(e.data), this);
+    ws.onclose = (e) => {
+      if (this.closed) return;
+      if (e.code === 4403 || e.code === 4404) {
+        this.onStatus("refused");
+        return;
+      }
+      this.onStatus("reconnecting");
+      setTimeout(() => this.open(), this.delay);
+      this.delay = Math.min(this.delay * 2, 8000);
+    };
+  }
+
+  act(text) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify({ type: "act", action: text }));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}
+
+// Small DOM helper: h("div", {class: "x", onclick: f}, child, "text", ...)
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export function seatLabel(table, seat) {
+  const s = table && table.seats && table.seats[seat];
+  if (!s) return `seat ${seat}`;
+  const who = s.name || (s.kind === "bot" ? `${s.agent} bot` : "open seat");
+  return `${who} (seat ${seat})`;
+}

@@ -1,0 +1,81 @@
+// Cards drawn as SVG: no art, only clear marks — type (banner colour and
+// name), family, nature, value (top left) and cost (bottom right).
+const NS = "http://www.w3.org/2000/svg";
+
+function el(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const PALETTE = ["#b5472f", "#2f6fb5", "#3f8f4a", "#8a4fb0", "#c08a1e", "#1e8f8f", "#b03a78", "#5f6b7a", "#7a5230", "#3c4fa8"];
+
+export function colourOf(key) {
+  let n = 0;
+  for (const ch of String(key || "")) n = (n * 31 + ch.charCodeAt(0)) >>> 0;
+  return PALETTE[n % PALETTE.length];
+}
+
+// card({name, type, family, nature, value, cost, note, faceDown, selected, width})
+export function card(c) {
+  const w = c.width || 96;
+  const hgt = Math.round(w * 1.4);
+  const svg = el("svg", { viewBox: "0 0 100 140", width: w, height: hgt, class: "card" + (c.selected ? " selected" : ""), role: "img" });
+  if (c.faceDown) {
+    svg.setAttribute("aria-label", "face-down card");
+    svg.append(el("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#2d2a4a", stroke: "#e9b949", "stroke-width": 2 }));
+    svg.append(el("path", { d: "M20 30 L80 110 M80 30 L20 110", stroke: "#4b4680", "stroke-width": 6 }));
+    svg.append(el("text", { x: 50, y: 76, "text-anchor": "middle", "font-size": 14, fill: "#e9b949", "font-weight": "bold" }, "?"));
+    return svg;
+  }
+  const colour = c.colour || colourOf(c.type || c.family || c.name);
+  const label = [c.name, c.type && `type ${c.type}`, c.family && `family ${c.family}`, c.nature && `nature ${c.nature}`, c.value !== undefined && c.value !== null && `value ${c.value}`, c.cost !== undefined && c.cost !== null && `cost ${c.cost}`].filter(Boolean).join(", ");
+  svg.setAttribute("aria-label", label);
+  const title = el("title", {}, label);
+  svg.append(title);
+  svg.append(el("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#fffdf6", stroke: colour, "stroke-width": 3 }));
+  svg.append(el("rect", { x: 2, y: 2, width: 96, height: 26, rx: 8, fill: colour }));
+  const banner = String(c.type || "").toUpperCase();
+  const bannerSize = Math.max(6, Math.min(10, 150 / Math.max(banner.length, 1)));
+  const bannerAttrs = { x: 50, y: 19, "text-anchor": "middle", "font-size": bannerSize.toFixed(1), fill: "#fff", "font-weight": "bold" };
+  if (banner.length > 12) Object.assign(bannerAttrs, { textLength: 88, lengthAdjust: "spacingAndGlyphs" }); // always fits
+  svg.append(el("text", bannerAttrs, shorten(banner, 24)));
+  if (c.value !== undefined && c.value !== null) {
+    svg.append(el("circle", { cx: 16, cy: 42, r: 11, fill: "#fff", stroke: colour, "stroke-width": 2 }));
+    svg.append(el("text", { x: 16, y: 46.5, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: "#222" }, String(c.value)));
+  }
+  if (c.nature) {
+    svg.append(el("rect", { x: 70, y: 33, width: 24, height: 16, rx: 4, fill: "#eee", stroke: "#999" }));
+    svg.append(el("text", { x: 82, y: 45, "text-anchor": "middle", "font-size": 10, fill: "#222" }, shorten(String(c.nature), 4)));
+  }
+  const nameSize = String(c.name || "").length > 12 ? 10.5 : 12;
+  lines(shorten(c.name || "", 34), 14).forEach((line, i) =>
+    svg.append(el("text", { x: 50, y: 72 + i * 14, "text-anchor": "middle", "font-size": nameSize, "font-weight": "bold", fill: "#222" }, line)),
+  );
+  if (c.family) svg.append(el("text", { x: 50, y: 112, "text-anchor": "middle", "font-size": 9, fill: colour, "font-style": "italic" }, shorten(c.family, 20)));
+  if (c.note) svg.append(el("text", { x: 8, y: 130, "font-size": 8, fill: "#555" }, shorten(c.note, 16)));
+  if (c.cost !== undefined && c.cost !== null) {
+    svg.append(el("path", { d: "M84 116 L95 127 L84 138 L73 127 Z", fill: "#e9b949", stroke: "#7a5a10" }));
+    svg.append(el("text", { x: 84, y: 131, "text-anchor": "middle", "font-size": 10, "font-weight": "bold", fill: "#222" }, String(c.cost)));
+  }
+  return svg;
+}
+
+function shorten(s, n) {
+  s = String(s);
+  return s.length > n ? s.slice(0, n - 1) + "…" : s;
+}
+
+function lines(text, width) {
+  const out = [];
+  let cur = "";
+  for (const word of text.split(/\s+/)) {
+    if ((cur + " " + word).trim().length > width && cur) {
+      out.push(cur);
+      cur = word;
+    } else cur = (cur + " " + word).trim();
+  }
+  if (cur) out.push(cur);
+  return out.slice(0, 3);
+}

@@ -1,0 +1,70 @@
+// The generic table renderer: a readable summary of the view and the legal
+// actions as buttons. It serves every game that has no page of its own.
+import { h } from "./api.js";
+
+export function statusLine(state) {
+  if (state.replay) return h("p", { class: "turn" }, "Replay.");
+  if (state.over) return h("p", { class: "turn over" }, "Game over.");
+  if (state.seat === null) return h("p", { class: "turn" }, "You are watching.");
+  if (state.table && state.table.status === "waiting") return h("p", { class: "turn" }, "Waiting for players to take their seats…");
+  return state.yourTurn
+    ? h("p", { class: "turn mine" }, "Your move.")
+    : h("p", { class: "turn" }, "Waiting for the other players…");
+}
+
+function isScalar(v) {
+  return v === null || ["string", "number", "boolean"].includes(typeof v);
+}
+
+export function valueTree(value, depth = 0) {
+  if (isScalar(value)) return h("span", { class: "val" }, value === null ? "—" : String(value));
+  if (Array.isArray(value)) {
+    if (value.every(isScalar)) return h("span", { class: "val list" }, value.length ? value.map((v) => (v === null ? "?" : String(v))).join(", ") : "(none)");
+    return h("ol", { class: "tree", start: 0 }, ...value.map((v) => h("li", {}, valueTree(v, depth + 1))));
+  }
+  return h(
+    "dl",
+    { class: "tree" },
+    ...Object.entries(value).flatMap(([k, v]) => [h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, valueTree(v, depth + 1))]),
+  );
+}
+
+export function actionButtons(state, api) {
+  const legal = state.legal || [];
+  if (!legal.length) return h("div", { class: "actions empty" });
+  const groups = new Map();
+  for (const a of legal) {
+    const verb = a.split(" ")[0];
+    if (!groups.has(verb)) groups.set(verb, []);
+    groups.get(verb).push(a);
+  }
+  const box = h("div", { class: "actions", role: "group", "aria-label": "your legal actions" });
+  const filter = legal.length > 24 ? h("input", { class: "filter", placeholder: `filter ${legal.length} actions…` }) : null;
+  const buttons = [];
+  for (const [verb, acts] of groups) {
+    const row = h("div", { class: "action-group" }, h("span", { class: "verb" }, verb));
+    for (const a of acts) {
+      const b = h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, a);
+      buttons.push(b);
+      row.append(b);
+    }
+    box.append(row);
+  }
+  if (filter) {
+    filter.addEventListener("input", () => {
+      const q = filter.value.toLowerCase();
+      for (const b of buttons) b.hidden = q && !b.dataset.action.toLowerCase().includes(q);
+    });
+    box.prepend(filter);
+  }
+  return box;
+}
+
+export function render(root, state, api) {
+  root.replaceChildren(
+    statusLine(state),
+    actionButtons(state, api),
+    h("h3", {}, state.seat === null ? "The table" : "What you see"),
+    valueTree(state.view),
+  );
+}

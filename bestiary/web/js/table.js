@@ -1,0 +1,247 @@
+// The table page: seats, the game's renderer (or the generic one), the log,
+// the result and the replay viewer. One socket per page; it reconnects.
+import { forgetSeat, getJSON, h, PlaySocket, postJSON, savedSeat, saveSeat, seatLabel } from "./api.js";
+import * as generic from "./generic.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+
+const page = {
+  table: null,
+  renderer: generic,
+  socket: null,
+  mine: savedSeat(tableId), // {seat, token} or null
+  state: null, // the latest update, as the renderer sees it
+  log: [],
+  freshLog: true, // the next update after (re)connecting carries the whole log
+  replay: null, // {frames, step, seat} while the replay viewer is open
+};
+
+function showError(message) {
+  const el = $("error");
+  el.textContent = message;
+  el.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => (el.hidden = true), 6000);
+}
+
+async function loadRenderer(game) {
+  try {
+    const { games } = await getJSON("/api/games");
+    const info = games.find((g) => g.id === game);
+    if (info && info.has_page) return await import(`/static/games/${game}.js`);
+  } catch (e) {
+    console.warn("falling back to the generic table:", e);
+  }
+  return generic;
+}
+
+const api = {
+  act(text) {
+    if (!page.socket || !page.socket.act(text)) showError("not connected — retrying");
+  },
+  get seat() {
+    return page.mine ? page.mine.seat : null;
+  },
+  seatLabel: (seat) => seatLabel(page.table, seat),
+  h,
+};
+
+function renderSeats() {
+  const t = page.table;
+  const items = t.seats.map((s) => {
+    const mine = page.mine && page.mine.seat === s.seat;
+    const winner = t.result && t.result.winners.includes(s.seat);
+    const li = h(
+      "li",
+      { class: [mine ? "mine" : "", winner ? "winner" : ""].join(" ").trim(), "data-seat": s.seat },
+      h("span", { class: "seat-no" }, `${s.seat}`),
+      " ",
+      s.kind === "bot" ? h("span", { class: "bot" }, s.name || `${s.agent} bot`) : s.taken ? s.name || "player" : "open seat",
+      mine ? h("strong", {}, " (you)") : "",
+      winner ? h("strong", {}, " ★ winner") : "",
+    );
+    if (s.kind === "human" && !s.taken && !page.mine && t.status === "waiting") {
+      li.append(" ", h("button", { type: "button", class: "small take-seat", onclick: () => take(s.seat) }, "take this seat"));
+    }
+    return li;
+  });
+  $("seat-list").replaceChildren(...items);
+  $("invite").value = `${location.origin}/table/${t.id}`;
+  $("title").textContent = `${t.title} · ${t.variant} · ${statusText(t)}`;
+  document.title = `Bestiary — ${t.title}`;
+}
+
+function statusText(t) {
+  if (t.status === "waiting") return "waiting for players";
+  if (t.status === "finished") return "finished";
+  return `move ${t.moves}`;
+}
+
+async function take(seat) {
+  try {
+    const name = localStorage.getItem("bestiary:name") || prompt("Your name?", "player") || "player";
+    const joined = await postJSON(`/api/tables/${tableId}/join`, { seat, name });
+    saveSeat(tableId, joined.seat, joined.token);
+    page.mine = { seat: joined.seat, token: joined.token };
+    connect();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function renderLog(entries) {
+  const items = entries.map((e) => h("li", { "data-kind": e.event.kind }, e.text));
+  const log = $("log");
+  log.replaceChildren(...items);
+  log.scrollTop = log.scrollHeight;
+}
+
+function renderResult() {
+  const t = page.table;
+  const res = page.state && page.state.result ? page.state.result : t.result;
+  $("result-panel").hidden = !res;
+  if (!res) return;
+  const rows = res.scores.map((score, seat) =>
+    h("tr", { class: res.winners.includes(seat) ? "winner" : "" }, h("td", {}, seatLabel(t, seat)), h("td", {}, String(score)), h("td", {}, res.winners.includes(seat) ? "★" : "")),
+  );
+  $("result").replaceChildren(
+    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "score"), h("th", {}, ""))), h("tbody", {}, ...rows)),
+  );
+}
+
+function renderBoard() {
+  if (page.replay) return renderReplayFrame();
+  if (!page.state) return;
+  try {
+    page.renderer.render($("board"), page.state, api);
+  } catch (e) {
+    console.error(e);
+    generic.render($("board"), page.state, api);
+  }
+}
+
+function onMessage(msg) {
+  if (msg.type === "error") return showError(msg.message);
+  if (msg.type !== "update") return;
+  if (page.freshLog) {
+    page.log = [];
+    page.freshLog = false;
+  }
+  page.log.push(...msg.events);
+  page.table = msg.table;
+  page.state = {
+    game: msg.table.game,
+    seat: msg.seat,
+    view: msg.view,
+    legal: msg.legal,
+    yourTurn: msg.your_turn,
+    over: msg.over,
+    result: msg.result,
+    table: msg.table,
+    log: page.log,
+    moves: msg.moves,
+  };
+  // Bots may send many updates in a burst: draw only the latest, once a frame.
+  if (!page.drawPending) {
+    page.drawPending = true;
+    requestAnimationFrame(draw);
+  }
+}
+
+function draw() {
+  page.drawPending = false;
+  const s = page.state;
+  renderSeats();
+  renderResult();
+  if (!page.replay) renderLog(page.log);
+  renderBoard();
+  document.body.dataset.over = s.over ? "yes" : "no";
+  document.body.dataset.yourTurn = s.yourTurn ? "yes" : "no";
+}
+
+function connect() {
+  if (page.socket) page.socket.close();
+  page.freshLog = true;
+  page.socket = new PlaySocket(tableId, page.mine && page.mine.token, {
+    onMessage,
+    onStatus(s) {
+      $("conn").dataset.state = s;
+      $("conn").textContent = s === "connected" ? (page.mine ? `seat ${page.mine.seat}` : "watching") : s;
+      if (s === "connecting" || s === "reconnecting") page.freshLog = true;
+      if (s === "refused" && page.mine) {
+        forgetSeat(tableId);
+        page.mine = null;
+        showError("this browser's seat token is not valid here any more; watching instead");
+        connect();
+      }
+    },
+  });
+}
+
+// -- replay viewer ---------------------------------------------------------------
+async function openReplay() {
+  const seatSel = $("rp-seat");
+  const seat = seatSel.value === "" ? null : Number(seatSel.value);
+  const data = await getJSON(`/api/tables/${tableId}/replay${seat === null ? "" : `?seat=${seat}`}`);
+  const step = page.replay ? Math.min(page.replay.step, data.frames.length - 1) : data.frames.length - 1;
+  page.replay = { frames: data.frames, step, seat };
+  $("replay-panel").hidden = false;
+  $("rp-step").max = String(data.frames.length - 1);
+  renderReplayFrame();
+}
+
+function renderReplayFrame() {
+  const r = page.replay;
+  const frame = r.frames[r.step];
+  $("rp-step").value = String(r.step);
+  $("rp-label").textContent = frame.move ? `move ${r.step} of ${r.frames.length - 1}: ${seatLabel(page.table, frame.move.seat)} — ${frame.move.action}` : `the deal (${r.frames.length - 1} moves follow)`;
+  const log = r.frames.slice(0, r.step + 1).flatMap((f) => f.events);
+  renderLog(log);
+  const state = { game: page.table.game, seat: r.seat, view: frame.view, legal: [], yourTurn: false, over: r.step === r.frames.length - 1, result: null, table: page.table, log, replay: true };
+  try {
+    page.renderer.render($("board"), state, api);
+  } catch (e) {
+    console.error(e);
+    generic.render($("board"), state, api);
+  }
+}
+
+function stepReplay(to) {
+  if (!page.replay) return;
+  page.replay.step = Math.max(0, Math.min(page.replay.frames.length - 1, to));
+  renderReplayFrame();
+}
+
+function closeReplay() {
+  page.replay = null;
+  $("replay-panel").hidden = true;
+  renderLog(page.log);
+  renderBoard();
+}
+
+async function main() {
+  try {
+    page.table = await getJSON(`/api/tables/${tableId}`);
+  } catch (e) {
+    $("board").replaceChildren(h("p", { class: "error" }, e.message), h("a", { href: "/" }, "back to the lobby"));
+    return;
+  }
+  page.renderer = await loadRenderer(page.table.game);
+  renderSeats();
+  $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite").value));
+  $("open-replay").addEventListener("click", openReplay);
+  $("rp-close").addEventListener("click", closeReplay);
+  $("rp-first").addEventListener("click", () => stepReplay(0));
+  $("rp-prev").addEventListener("click", () => stepReplay(page.replay.step - 1));
+  $("rp-next").addEventListener("click", () => stepReplay(page.replay.step + 1));
+  $("rp-last").addEventListener("click", () => stepReplay(Infinity));
+  $("rp-step").addEventListener("input", (e) => stepReplay(Number(e.target.value)));
+  $("rp-seat").replaceChildren(h("option", { value: "" }, "a spectator"), ...page.table.seats.map((s) => h("option", { value: s.seat }, seatLabel(page.table, s.seat))));
+  if (page.mine) $("rp-seat").value = String(page.mine.seat); // replays show your own hand
+  $("rp-seat").addEventListener("change", openReplay);
+  connect();
+  if (location.hash === "#replay" && page.table.status === "finished") openReplay();
+}
+
+main();
