@@ -22,9 +22,15 @@ from .errors import BadOptions
 R = TypeVar("R", bound="Ruleset")
 
 
-def option(default: Any, help: str = "", choices: tuple[Any, ...] | None = None) -> Any:
-    """A ruleset field with a help line (and optionally the allowed values)."""
-    meta: dict[str, Any] = {"help": help}
+def option(
+    default: Any, help: str = "", choices: tuple[Any, ...] | None = None, *, path: bool = False
+) -> Any:
+    """A ruleset field with a help line (and optionally the allowed values).
+
+    ``path=True`` marks a field that names a file on the machine (a designer's
+    card file): the command line may set it, a remote client never may.
+    """
+    meta: dict[str, Any] = {"help": help, "path": path}
     if choices is not None:
         meta["choices"] = tuple(choices)
     if isinstance(default, (list, dict, set)):
@@ -53,9 +59,26 @@ class Ruleset:
                     "default": f.default if f.default is not dataclasses.MISSING else None,
                     "help": f.metadata.get("help", ""),
                     "choices": list(choices) if choices is not None else None,
+                    "path": bool(f.metadata.get("path", False)),
                 }
             )
         return out
+
+    @classmethod
+    def path_fields(cls) -> frozenset[str]:
+        """Fields that name files on the machine (see :func:`option`)."""
+        return frozenset(f.name for f in dataclasses.fields(cls) if f.metadata.get("path"))
+
+    @classmethod
+    def refuse_paths(cls, options: Mapping[str, Any] | None) -> None:
+        """Raise BadOptions if ``options`` set a file option (for remote clients)."""
+        paths = cls.path_fields()
+        for key in options or {}:
+            if key.replace("-", "_") in paths:
+                raise BadOptions(
+                    f"option {key!r} names a file on the server and cannot be set remotely; "
+                    "run `bestiary play` or `bestiary serve` locally with your own card files"
+                )
 
     def with_options(self: R, options: Mapping[str, Any] | None) -> R:
         """A copy with ``options`` applied. Values may be strings (from the CLI)

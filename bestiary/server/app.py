@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..engine.errors import (
+    BadInput,
     BestiaryError,
     NotYourTurn,
     UnknownGame,
@@ -122,6 +123,25 @@ def create_app(
             info["has_page"] = has_page(gid)
             out.append(info)
         return {"games": out}
+
+    @app.get("/api/games/{game_id}/cards", summary="A game's card list (as `bestiary cards`)")
+    async def game_cards(game_id: str, variant: str | None = None) -> dict[str, Any]:
+        game = get_game(game_id)
+        catalog = game.catalog(game.ruleset(variant))
+        if catalog is None:
+            raise NotFound(f"{game_id} has no card list")
+        return catalog
+
+    @app.post("/api/games/{game_id}/score", summary="A game's scoring tool (as `bestiary score`)")
+    async def game_score(game_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+        game = get_game(game_id)
+        variant = payload.get("variant")
+        if variant is not None and not isinstance(variant, str):
+            raise BadInput("'variant' must be a string")
+        result = game.score_tool(payload, game.ruleset(variant))
+        if result is None:
+            raise NotFound(f"{game_id} has no scoring tool")
+        return result
 
     @app.post("/api/tables", status_code=201, summary="Create a table")
     async def create_table(req: CreateTable) -> dict[str, Any]:

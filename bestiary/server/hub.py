@@ -85,6 +85,8 @@ class Hub:
         anything is stored; raise the engine's error naming what is allowed."""
         game = get_game(game_id)
         options = dict(options or {})
+        # A remote client must never make the server read a file of its choosing.
+        type(game.ruleset(variant)).refuse_paths(options)
         if seed is None:
             seed = secrets.randbelow(2**31)
         rows: list[SeatRow] = []

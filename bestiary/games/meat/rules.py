@@ -80,7 +80,7 @@ class MeatRules(Ruleset):
         True, "INSTANT windows in Tactics and Battle (not only Activation)"
     )
     max_rounds: int = option(40, "safety limit; then the side with more vitality wins")
-    cards: str = option("", "card file (TOML); empty: the bundled set")
+    cards: str = option("", "card file (TOML); empty: the bundled set", path=True)
 
     def validate(self) -> None:
         for name in ("vitality_1v1", "vitality_2v2", "vitality_3v3"):

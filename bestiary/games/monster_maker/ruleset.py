@@ -14,9 +14,13 @@ from bestiary.engine import BadOptions, Ruleset, option
 
 @dataclass(frozen=True)
 class MonsterMakerRules(Ruleset):
-    cards: str = option("", "deck file (CSV, like data/deck.csv); empty: the shipped deck")
-    treasures: str = option("", "treasure file (CSV); empty: the 21 treasures of the appendix")
-    prizes: str = option("", "prize file (CSV); empty: the shipped prize cards")
+    cards: str = option(
+        "", "deck file (CSV, like data/deck.csv); empty: the shipped deck", path=True
+    )
+    treasures: str = option(
+        "", "treasure file (CSV); empty: the 21 treasures of the appendix", path=True
+    )
+    prizes: str = option("", "prize file (CSV); empty: the shipped prize cards", path=True)
     dispel_costs_action: bool = option(
         False, "the Cleric's (or a treasure's) dispel uses up the turn's action (appendix A.i)"
     )

@@ -94,7 +94,7 @@ class TaxonomyRules(Ruleset):
         choices=("seven-plus-one", "eight"),
     )
     peek: int = option(3, "cards an honest monster lets you look at on a draw", choices=(1, 2, 3))
-    cards: str = option("", "card file (CSV) to use instead of the shipped monsters.csv")
+    cards: str = option("", "card file (CSV) to use instead of the shipped monsters.csv", path=True)
 
     def validate(self) -> None:
         # A malformed card file is reported when the option is given, naming the line.

@@ -64,7 +64,7 @@ class TeratozoicRules(Ruleset):
     doubling_ignores_colour: bool = option(
         False, "temporary rule: doubling cards double every card of their monster"
     )
-    cards: str = option("", "card file (CSV, the format of data/cards.csv)")
+    cards: str = option("", "card file (CSV, the format of data/cards.csv)", path=True)
 
     def validate(self) -> None:
         names = {e.name for e in default_eras()}

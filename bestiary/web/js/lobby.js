@@ -42,8 +42,10 @@ function fillSeats() {
 
 function fillOptions(g) {
   const box = $("options");
+  // File options (a designer's card file) are for the command line only: the server refuses them.
+  const options = g.options.filter((o) => !o.path);
   box.replaceChildren(
-    ...g.options.map((o) => {
+    ...options.map((o) => {
       let input;
       if (o.choices) {
         input = h("select", { name: o.name }, ...o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c))));
@@ -57,7 +59,7 @@ function fillOptions(g) {
       return h("label", { class: "option-row", title: o.help }, h("span", {}, o.name.replaceAll("_", " ")), input, h("small", {}, o.help));
     }),
   );
-  $("options-box").hidden = g.options.length === 0;
+  $("options-box").hidden = options.length === 0;
 }
 
 function chosenOptions() {

@@ -1,0 +1,400 @@
+// Teratozoic's table page: the Era, every player's Gene Pool, the builds of
+// the generation laid out on a grid (the solver's best monsters, their value
+// and loose ends), your hand and held-back genes, and the choices of each
+// phase as buttons (hold / build / take / keep), with clickable cards.
+import { getJSON, h } from "../js/api.js";
+import { card } from "../js/cards.js";
+import { statusLine } from "../js/generic.js";
+
+// -- small page helpers (each game page keeps its own: no shared module) ------------
+const NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+if (!document.querySelector("link[data-page='teratozoic']")) {
+  document.head.append(h("link", { rel: "stylesheet", href: new URL("./teratozoic.css", import.meta.url).href, "data-page": "teratozoic" }));
+}
+
+function actionGroups(legal, groups, api) {
+  const box = h("div", { class: "actions tz-actions", role: "group", "aria-label": "your legal actions" });
+  const rest = new Set(legal);
+  for (const [name, test, label] of [...groups, ["Other", () => true]]) {
+    const acts = [...rest].filter(test);
+    if (!acts.length) continue;
+    acts.forEach((a) => rest.delete(a));
+    box.append(h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, name), ...acts.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, label ? label(a) : a))));
+  }
+  return box;
+}
+
+const COLOUR = { orange: "#d9781e", red: "#c0392b", purple: "#8a4fb0", blue: "#2f6fb5", green: "#3f8f4a", yellow: "#c9a31a", grey: "#7a7f87", "three-colour": "#444" };
+
+const GROUPS = [
+  ["Express", (a) => a === "express", () => "express: play every card not held back"],
+  ["Hold back", (a) => a.startsWith("hold ")],
+  ["Build", (a) => a.startsWith("build "), (a) => (a === "build best" ? "build best — the solver's best monsters" : a === "build flat" ? "build flat — the cards laid out unconnected" : a)],
+  ["Take (winner)", (a) => a.startsWith("take ")],
+  ["Keep", (a) => a.startsWith("keep ")],
+];
+
+// -- the cards ---------------------------------------------------------------------------------
+// The view names cards by their number in the deck. The names come from the
+// game's card list when the server offers it, else from the log lines that
+// pair numbers with names (your hand, the plays, the gains).
+const deck = { byId: new Map(), catalog: false, asked: false, last: null };
+
+function askCatalog() {
+  if (deck.asked) return;
+  deck.asked = true;
+  getJSON("/api/games/teratozoic/cards")
+    .then((c) => {
+      for (const x of c.cards || []) deck.byId.set(x.id, { ...fromName(x.id, x.name), ...x });
+      deck.catalog = true;
+      if (deck.last) render(...deck.last);
+    })
+    .catch(() => {});
+}
+
+function fromName(id, name) {
+  const [colour, value, ...part] = name.split(" ");
+  return { id, name, colour, value: Number(value), part: part.join(" "), ends: null };
+}
+
+function learnFromLog(log) {
+  const put = (id, name) => {
+    if (!deck.byId.has(id) && name) deck.byId.set(id, fromName(id, name.trim()));
+  };
+  for (const { event: e, text } of log || []) {
+    let m;
+    if (e.kind === "hand" && (m = /: (.*)$/.exec(text))) {
+      const names = m[1].split(", ");
+      if (names.length === e.cards.length) e.cards.forEach((id, i) => put(id, names[i]));
+    } else if (e.kind === "grew" && (m = / plays (.*): -?\d+ points$/.exec(text))) {
+      const names = m[1].split(", ");
+      if (names.length === e.cards.length) e.cards.forEach((id, i) => put(id, names[i]));
+    } else if (e.kind === "took" && (m = / gains (.*) from seat \d+'s play$/.exec(text))) put(e.card, m[1]);
+    else if (e.kind === "kept" && (m = / keeps (.*)$/.exec(text))) put(e.card, m[1]);
+    else if (e.kind === "held" && (m = / holds back (.*)$/.exec(text))) put(e.card, m[1]);
+  }
+}
+
+function cardInfo(id) {
+  return deck.byId.get(id) || { id, name: `card #${id}`, colour: "grey", value: "?", part: "", ends: null };
+}
+
+function handCard(id, opts = {}) {
+  const c = cardInfo(id);
+  return card({ name: c.part || c.name, type: c.colour, value: c.value, family: c.ends ? `ends ${c.ends}` : undefined, note: c.doubler ? "doubles its monster" : undefined, colour: COLOUR[c.colour] || "#5f6b7a", width: opts.width || 80, selected: opts.selected });
+}
+
+// -- the grid ------------------------------------------------------------------------------------
+const CELL = 58;
+
+// "N E S W" with "+"/"-" offsets -> [[side, offset]], turned 180° if asked.
+function endsOf(c, turned) {
+  if (!c.ends) return [];
+  const flip = { N: "S", S: "N", E: "W", W: "E" };
+  return c.ends
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => {
+      let side = t[0];
+      let off = t[1] === "+" ? 1 : t[1] === "-" ? -1 : 0;
+      if (turned) {
+        side = flip[side];
+        off = -off;
+      }
+      return [side, off];
+    });
+}
+
+function buildGrid(build, label, take = null) {
+  const cells = build.monsters.flatMap((m, k) => m.placements.map(([id, x, y, t]) => ({ id, x, y, t, k })));
+  const box = h("div", { class: "tz-build", "data-score": build.score }, h("div", { class: "tz-build-head" }, label, " — ", h("strong", { class: "tz-score" }, `${build.score} points`), build.all_closed ? h("span", { class: "tz-badge" }, "no loose ends: +1") : ""));
+  // Monsters side by side: each keeps its own coordinates.
+  const row = h("div", { class: "tz-monsters" });
+  build.monsters.forEach((m, k) => {
+    const mine = cells.filter((c) => c.k === k);
+    const xs = mine.map((c) => c.x);
+    const ys = mine.map((c) => c.y);
+    const x0 = Math.min(...xs);
+    const y1 = Math.max(...ys);
+    const w = (Math.max(...xs) - x0 + 1) * CELL + 8;
+    const hh = (y1 - Math.min(...ys) + 1) * CELL + 8;
+    const s = svg("svg", { width: w, height: hh, viewBox: `0 0 ${w} ${hh}`, class: "tz-grid", role: "img" });
+    s.setAttribute("aria-label", `monster of ${m.cards.length} card(s), worth ${m.value}, ${m.closed ? "closed" : "with loose ends"}`);
+    for (const c of mine) {
+      const info = cardInfo(c.id);
+      const gx = 4 + (c.x - x0) * CELL;
+      const gy = 4 + (y1 - c.y) * CELL;
+      const col = COLOUR[info.colour] || "#777";
+      const g = svg("g", { class: "tz-cell", "data-card": c.id });
+      // The generation's winner takes a card by clicking it on the grid.
+      const act = take && take(c.id);
+      if (act) {
+        g.classList.add("takeable");
+        g.setAttribute("data-action", act);
+        g.setAttribute("role", "button");
+        g.addEventListener("click", () => take.api.act(act));
+      }
+      g.append(svg("title", {}, `${info.name}${c.t ? " (turned)" : ""}`));
+      g.append(svg("rect", { x: gx + 1, y: gy + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: "#fffdf6", stroke: col, "stroke-width": 3 }));
+      g.append(svg("text", { x: gx + CELL / 2, y: gy + 27, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: col }, String(info.value)));
+      g.append(svg("text", { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": 8.5, fill: "#333" }, (info.part || "").slice(0, 12)));
+      for (const [side, off] of endsOf(info, c.t)) {
+        // "+" is right of centre on N/S edges and above it on E/W edges.
+        const q = off * (CELL / 4);
+        const p = { N: [gx + CELL / 2 + q, gy + 1], S: [gx + CELL / 2 + q, gy + CELL - 1], W: [gx + 1, gy + CELL / 2 - q], E: [gx + CELL - 1, gy + CELL / 2 - q] }[side];
+        g.append(svg("circle", { cx: p[0], cy: p[1], r: 5, fill: col, stroke: "#fff", "stroke-width": 1.5 }));
+      }
+      s.append(g);
+    }
+    row.append(h("figure", { class: "tz-monster" + (m.closed ? " closed" : " open") }, s, h("figcaption", {}, `${m.value} pts${m.closed ? " · closed" : " · loose ends"}`)));
+  });
+  box.append(row);
+  return box;
+}
+
+// -- the page -------------------------------------------------------------------------------------
+function seatName(api, seat) {
+  return api.seatLabel ? api.seatLabel(seat) : `seat ${seat}`;
+}
+
+function eraPanel(view) {
+  const e = view.era;
+  return h(
+    "div",
+    { class: "tz-era" },
+    h("div", { class: "tz-era-name" }, e.name),
+    h(
+      "div",
+      { class: "tz-era-rules" },
+      `draw ${e.mutations} mutations + ${e.gene_pool} from your Gene Pool · play at least ${e.min_play} · the winner gains ${e.winner_play} from play + ${e.winner_hand} from hand · the others ${e.others_hand} from hand`,
+    ),
+    h("div", { class: "muted" }, `Generation ${view.generation} · phase ${view.phase} · Mutations Deck ${view.mutations_deck} (discard ${view.mutations_discard}) · Eras to come: ${view.eras_left.join(", ") || "none — this is the last"}`),
+  );
+}
+
+function playersTable(view, api) {
+  const rows = view.players.map((p) => {
+    let state = p.eliminated ? "eliminated" : p.competing ? "competing" : "out of this generation";
+    if (view.winner === p.seat) state = "dominates this generation";
+    if (p.final) state = `final: ${p.final.cards} cards in monsters`;
+    return h(
+      "tr",
+      { class: (p.seat === view.seat ? "mine " : "") + (view.winner === p.seat ? "winner" : ""), "data-seat": p.seat },
+      h("td", {}, seatName(api, p.seat)),
+      h("td", { class: "tz-pool" }, String(p.gene_pool)),
+      h("td", {}, String(p.discard.length)),
+      h("td", {}, String(p.hand_size)),
+      h("td", {}, p.declared ? (p.held_count ? `${p.held_count} held back` : "all expressed") : "—"),
+      h("td", { class: "tz-score" }, p.score === null ? "" : String(p.score)),
+      h("td", {}, state),
+    );
+  });
+  const pool = (n) => h("th", {}, n);
+  return h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool("player"), pool("gene pool"), pool("discard"), pool("hand"), pool("expression"), pool("play score"), pool(""))), h("tbody", {}, ...rows));
+}
+
+function prompt(view, state) {
+  if (!state.yourTurn) return null;
+  return (
+    {
+      expression: `Expression: drag (or click) cards to hold them back face down — the preview shows the solver's best build of what you express — then confirm. Play at least ${view.era.min_play}.`,
+      growth: "Growth: build your monsters — the solver's best layout, or flat.",
+      "breed-play": "You dominate this generation: take a card from the plays (click one).",
+      "breed-hand": "Breeding: keep cards from your hand for your Gene Pool (click one).",
+    }[view.phase] || null
+  );
+}
+
+// -- Expression: plan what to hold back, see the solver's build live ---------------------
+// The plan is local until "hold back … and express" sends it; cards already
+// held on the server stay held. The preview asks the server's scoring tool
+// (``bestiary score teratozoic``: {"cards": [names]} -> the best build) when
+// it offers one.
+const plan = { key: "", held: new Set() };
+const scores = new Map(); // sorted names joined -> build | "none" (no scoring tool) | "wait"
+
+let scoreTool = true; // false once the server says it has none
+
+function previewOf(names) {
+  const key = [...names].sort().join("|");
+  if (!scoreTool) return "none";
+  if (!scores.has(key)) {
+    scores.set(key, "wait");
+    fetch("/api/games/teratozoic/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ cards: names }) })
+      .then((r) => {
+        if (r.status === 404 || r.status === 405) scoreTool = false;
+        return r.ok ? r.json() : Promise.reject(r);
+      })
+      .then((out) => scores.set(key, out.build))
+      .catch(() => scores.set(key, "none"))
+      .finally(() => deck.last && render(...deck.last));
+  }
+  return scores.get(key);
+}
+
+function handPanel(view, state, api) {
+  const legal = state.legal || [];
+  const serverHeld = new Set(view.held_cards);
+  const planning = view.phase === "expression" && legal.includes("express");
+  const key = `${view.generation}:${view.hand.join(",")}`;
+  if (plan.key !== key || !planning) {
+    plan.key = key;
+    plan.held = new Set();
+  }
+  for (const c of serverHeld) plan.held.delete(c);
+  const maxHeld = view.hand.length - view.era.min_play;
+  const heldNow = serverHeld.size + plan.held.size;
+  const toExpress = view.hand.filter((c) => !serverHeld.has(c) && !plan.held.has(c));
+  const canHold = (id) => legal.includes(`hold ${cardInfo(id).name}`) && heldNow < maxHeld;
+  const toggle = (id) => {
+    if (plan.held.has(id)) plan.held.delete(id);
+    else if (canHold(id)) plan.held.add(id);
+    render(...deck.last);
+  };
+  const cardButton = (id, where) => {
+    const movable = planning && (where === "held" ? plan.held.has(id) : canHold(id));
+    const verbHere = view.phase === "breed-hand" ? "keep" : null;
+    const act = verbHere && legal.includes(`${verbHere} ${cardInfo(id).name}`) ? `${verbHere} ${cardInfo(id).name}` : null;
+    const b = h(
+      "button",
+      {
+        type: "button",
+        class: "card-button tz-card" + (where === "held" && !plan.held.has(id) ? " fixed" : ""),
+        "data-card": id,
+        "data-action": !movable && act ? act : undefined,
+        disabled: !(movable || act),
+        draggable: movable ? "true" : undefined,
+        title: movable ? (where === "held" ? "click or drag back to express it" : "click or drag to hold it back") : act || cardInfo(id).name,
+        onclick: () => (movable ? toggle(id) : act && api.act(act)),
+        ondragstart: (e) => {
+          dragStarted();
+          e.dataTransfer.setData("text/plain", String(id));
+        },
+        ondragend: dragEnded,
+      },
+      handCard(id, { width: where === "held" ? 64 : 80 }),
+    );
+    return b;
+  };
+  const zone = (cls, name, ids, where) => {
+    const z = h("div", { class: `tz-zone ${cls}` + (planning ? " open" : "") }, h("div", { class: "tz-zone-name" }, name), h("div", { class: "cards" }, ...ids.map((id) => cardButton(id, where))));
+    z.addEventListener("dragover", (e) => planning && e.preventDefault());
+    z.addEventListener("drop", (e) => {
+      e.preventDefault();
+      const id = Number(e.dataTransfer.getData("text/plain"));
+      if ((where === "held") !== plan.held.has(id)) toggle(id);
+    });
+    return z;
+  };
+  const heldIds = [...view.held_cards, ...plan.held];
+  const box = h(
+    "div",
+    { class: "tz-hand" },
+    h("h3", {}, `Your hand (${view.hand.length})`),
+    h(
+      "div",
+      { class: "tz-zones" },
+      zone("tz-expressed", view.phase === "expression" ? "To express (play)" : "In your hand", view.phase === "expression" ? toExpress : view.hand, "hand"),
+      view.phase === "expression" ? zone("tz-held", `Held back (face down to the others) — at most ${Math.max(0, maxHeld)}`, heldIds, "held") : "",
+    ),
+  );
+  if (planning) {
+    const names = toExpress.map((c) => cardInfo(c).name);
+    const preview = names.every((n) => !n.startsWith("card #")) ? previewOf(names) : "none";
+    const holds = [...plan.held].map((c) => `hold ${cardInfo(c).name}`);
+    box.append(
+      h(
+        "div",
+        { class: "tz-plan" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "tz-commit",
+            // One action when nothing is held back; else the holds, then "express".
+            "data-action": holds.length ? undefined : "express",
+            onclick: () => {
+              for (const a of holds) api.act(a);
+              api.act("express");
+              plan.held = new Set();
+            },
+          },
+          holds.length ? `Hold back ${holds.length} and express ${toExpress.length}` : `Express all ${toExpress.length}`,
+        ),
+        preview === "wait" ? h("span", { class: "muted" }, " scoring…") : "",
+        preview === "none" ? h("span", { class: "muted" }, " (no score preview from the server)") : "",
+      ),
+    );
+    if (preview && typeof preview === "object") box.append(h("div", { class: "tz-preview" }, buildGrid(preview, `If you express these ${toExpress.length}: the solver's best build`)));
+  }
+  box.append(h("p", { class: "muted" }, `Your Gene Pool: ${view.my_gene_pool.length} card(s) left to draw.`));
+  return box;
+}
+
+// A re-render in the middle of a drag would pull the card from under the
+// pointer: updates wait until the drop (or the drag's end).
+const drag = { on: false };
+function dragStarted() {
+  drag.on = true;
+}
+function dragEnded() {
+  drag.on = false;
+  if (deck.last) setTimeout(() => !drag.on && render(...deck.last), 0);
+}
+
+export function render(root, state, api) {
+  if (drag.on) {
+    deck.last = [root, state, api];
+    return;
+  }
+  askCatalog();
+  deck.last = [root, state, api];
+  learnFromLog(state.log);
+  const view = state.view;
+  const legal = state.legal || [];
+  const verb = { expression: "hold", "breed-play": "take", "breed-hand": "keep" }[view.phase] || "";
+  const parts = [statusLine(state), eraPanel(view), playersTable(view, api)];
+  const ask = prompt(view, state);
+  if (ask) parts.push(h("p", { class: "tz-prompt" }, ask));
+  parts.push(actionGroups(legal, GROUPS, api));
+
+  if (view.hand) parts.push(handPanel(view, state, api));
+
+  // The generation's plays: what each competing player put down, on a grid.
+  const builds = view.players.filter((p) => p.build);
+  if (builds.length) {
+    const box = h("div", { class: "tz-builds" }, h("h3", {}, "The monsters of this generation"));
+    for (const p of builds) {
+      const label = p.seat === view.seat ? (view.my_choice === "best" ? "Your monsters (the solver's best build)" : `Your monsters (${view.my_choice || "built"})`) : seatName(api, p.seat);
+      let take = null;
+      if (verb === "take") {
+        take = (id) => (legal.includes(`take ${cardInfo(id).name}`) ? `take ${cardInfo(id).name}` : null);
+        take.api = api;
+      }
+      box.append(buildGrid(p.build, label, take));
+    }
+    parts.push(box);
+  }
+  if (view.phase === "breed-hand" && view.taken.length) parts.push(h("p", { class: "muted" }, `Taken by the winner: ${view.taken.map((c) => cardInfo(c).name).join(", ")}`));
+
+  // The end: each Gene Pool scored as monsters.
+  const finals = view.players.filter((p) => p.final);
+  if (finals.length) {
+    parts.push(
+      h(
+        "div",
+        { class: "tz-final" },
+        h("h3", {}, "Final Gene Pools"),
+        ...finals.map((p) => h("p", {}, h("strong", {}, seatName(api, p.seat)), `: ${p.final.cards} cards in monsters`, p.final.monsters ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => `${k} ${v}`).join(", ")})`) : "")),
+      ),
+    );
+  }
+  root.replaceChildren(h("div", { class: "tz-page" }, ...parts));
+}
