@@ -419,6 +419,95 @@ def test_teratozoic_page_plans_expression_with_a_live_solver_preview(
     assert not errors, errors
 
 
+def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, browser: Any) -> None:
+    """Issue 6: "Teratozoic (drag cards onto a grid to build monsters, live
+    score, the solver's hint ...)". RULES.md, Growth: a player "places cards
+    by hand, step by step: `start <card>` begins a monster, `attach <card>
+    <N|E|S|W> of <placed card>` lays a card where one of its ends meets an
+    open end of a placed card ..., and `build placed` finishes (cards not
+    placed lie apart on their own)". Against the heuristic bot, at Growth: a
+    card dropped on the empty area starts a monster, a card dragged onto a
+    spot beside it is attached there, and `build placed` plays the layout;
+    the log, the move count and the server's score agree with the page's
+    live score, which the solver's best build never beats."""
+    page, table, errors = open_table(
+        server, browser, "teratozoic", ["heuristic"], {"short_game": True}, seed=5
+    )
+    express = page.locator("#board button[data-action='express']").first
+    express.wait_for()
+    express.click()
+    page.wait_for_selector(".tz-placing-panel .tz-newmonster")
+    moves_before = httpx.get(f"{server}/api/tables/{table}").json()["moves"]
+    # No card placed yet: "build placed" is not legal, so not offered.
+    assert page.locator("[data-action='build placed']").count() == 0
+    # The hint and the live score come from the server's card list and solver.
+    page.wait_for_selector(".tz-hint[data-score]")
+    page.wait_for_selector(".tz-live[data-score]")
+
+    # Start the first monster by dropping a card on the empty area.
+    first = page.get_attribute(".tz-newmonster", "data-fits").split()[0]
+    drag(
+        page,
+        page.locator(f".tz-tocard[data-card='{first}']"),
+        page.locator(".tz-newmonster"),
+        "document.querySelectorAll('.tz-placed').length === 1",
+    )
+    placed = 1
+    # Until some card fits beside a placed one: start another monster by
+    # clicking a card, then the empty area.
+    while not page.locator(".tz-target:not([data-fits=''])").count():
+        fits = (page.get_attribute(".tz-newmonster", "data-fits") or "").split()
+        assert fits, "no card of this hand fits beside another: pick another seed"
+        page.click(f".tz-tocard[data-card='{fits[0]}']")
+        page.click(".tz-newmonster.fits[data-action^='start ']")
+        placed += 1
+        page.wait_for_function(f"document.querySelectorAll('.tz-placed').length === {placed}")
+
+    # Drag a card onto a spot where its ends meet a placed card's: an attach.
+    spot = page.locator(".tz-target:not([data-fits=''])").first
+    x, y = spot.get_attribute("data-x"), spot.get_attribute("data-y")
+    card = (spot.get_attribute("data-fits") or "").split()[0]
+    name = page.inner_text(f".tz-tocard[data-card='{card}'] .tz-tocard-name")
+    # Clicking the card marks where it fits: each such spot then carries its
+    # exact legal `attach` text.
+    page.click(f".tz-tocard[data-card='{card}']")
+    page.wait_for_selector(f".tz-target.fits[data-action^='attach {name} ']")
+    assert spot.get_attribute("data-action").startswith(f"attach {name} ")
+    shoot(page, "teratozoic-by-hand-selected")
+    drag(
+        page,
+        page.locator(f".tz-tocard[data-card='{card}']"),
+        spot,
+        f"document.querySelectorAll('.tz-placed').length === {placed + 1}",
+    )
+    placed += 1
+    assert page.locator(f".tz-placed[data-card='{card}']").count() == 1
+    page.wait_for_function(
+        f"document.querySelector('#log').innerText.includes('seat 0 places {name} at ({x}, {y})')"
+    )
+    page.wait_for_selector("[data-action='build placed']")
+    live = int(page.get_attribute(".tz-live", "data-score") or "-1")
+    best = int(page.get_attribute(".tz-hint", "data-score") or "-1")
+    assert 0 <= live <= best
+    shoot(page, "teratozoic-by-hand")
+
+    page.click(".tz-build-buttons [data-action='build placed']")
+    # The server scores the layout as placed: the page's live score.
+    page.wait_for_function("document.querySelector('#log').innerText.includes('seat 0 plays ')")
+    log = page.inner_text("#log")
+    grew = next(line for line in log.splitlines() if "seat 0 plays " in line)
+    assert grew.endswith(f": {live} points"), (grew, live)
+    assert name in grew
+    assert log.count("seat 0 places ") == placed
+    # Every placement and the build are moves of the table (with the bot's).
+    moves = httpx.get(f"{server}/api/tables/{table}").json()["moves"]
+    assert moves >= moves_before + placed + 1
+    page.wait_for_selector(".tz-builds .tz-grid")
+    assert "Your monsters (placed)" in page.inner_text(".tz-builds")
+    shoot(page, "teratozoic-by-hand-built")
+    assert not errors, errors
+
+
 def test_meat_page_draws_costs_and_stats_from_the_card_list(server: str, browser: Any) -> None:
     """With the game's card list, M.E.A.T.'s draft row shows each creature's
     cost, attack and defence."""
@@ -524,7 +613,12 @@ RENDER_ALL = """async ([game, states]) => {
             [".mm-battle", ".mm-battle-result", ".mm-prompt.bad", ".mm-final", ".mm-monster"],
         ),
         ("meat", 2, {"vitality_1v1": 12}, [".meat-stack li", ".meat-draft", ".meat-planned"]),
-        ("teratozoic", 2, {}, [".tz-builds .tz-grid", ".tz-final", ".tz-cell.takeable"]),
+        (
+            "teratozoic",
+            2,
+            {},
+            [".tz-builds .tz-grid", ".tz-final", ".tz-cell.takeable", ".tz-placed", ".tz-target"],
+        ),
     ],
 )
 def test_every_phase_of_a_random_game_renders(

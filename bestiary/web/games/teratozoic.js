@@ -112,6 +112,32 @@ function endsOf(c, turned) {
     });
 }
 
+// One card as a tile at (gx, gy) of an SVG: its value, its part and its ends.
+function drawTile(g, info, t, gx, gy) {
+  const col = COLOUR[info.colour] || "#777";
+  g.append(svg("title", {}, `${info.name}${t ? " (turned)" : ""}`));
+  g.append(svg("rect", { x: gx + 1, y: gy + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: "#fffdf6", stroke: col, "stroke-width": 3 }));
+  g.append(svg("text", { x: gx + CELL / 2, y: gy + 27, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: col }, String(info.value)));
+  g.append(svg("text", { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": 8.5, fill: "#333" }, (info.part || "").slice(0, 12)));
+  for (const [side, off] of endsOf(info, t)) {
+    // "+" is right of centre on N/S edges and above it on E/W edges.
+    const q = off * (CELL / 4);
+    const p = { N: [gx + CELL / 2 + q, gy + 1], S: [gx + CELL / 2 + q, gy + CELL - 1], W: [gx + 1, gy + CELL / 2 - q], E: [gx + CELL - 1, gy + CELL / 2 - q] }[side];
+    g.append(svg("circle", { cx: p[0], cy: p[1], r: 5, fill: col, stroke: "#fff", "stroke-width": 1.5 }));
+  }
+}
+
+// A lone tile as its own small SVG (the cards to place, the placed cards).
+function tile(id, t) {
+  const info = cardInfo(id);
+  const s = svg("svg", { width: CELL, height: CELL, viewBox: `0 0 ${CELL} ${CELL}`, class: "tz-tile", role: "img" });
+  s.setAttribute("aria-label", `${info.name}${t ? " (turned)" : ""}`);
+  const g = svg("g", { class: "tz-cell", "data-card": id });
+  drawTile(g, info, t, 0, 0);
+  s.append(g);
+  return s;
+}
+
 function buildGrid(build, label, take = null) {
   const cells = build.monsters.flatMap((m, k) => m.placements.map(([id, x, y, t]) => ({ id, x, y, t, k })));
   const box = h("div", { class: "tz-build", "data-score": build.score }, h("div", { class: "tz-build-head" }, label, " — ", h("strong", { class: "tz-score" }, `${build.score} points`), build.all_closed ? h("span", { class: "tz-badge" }, "no loose ends: +1") : ""));
@@ -131,7 +157,6 @@ function buildGrid(build, label, take = null) {
       const info = cardInfo(c.id);
       const gx = 4 + (c.x - x0) * CELL;
       const gy = 4 + (y1 - c.y) * CELL;
-      const col = COLOUR[info.colour] || "#777";
       const g = svg("g", { class: "tz-cell", "data-card": c.id });
       // The generation's winner takes a card by clicking it on the grid.
       const act = take && take(c.id);
@@ -141,16 +166,7 @@ function buildGrid(build, label, take = null) {
         g.setAttribute("role", "button");
         g.addEventListener("click", () => take.api.act(act));
       }
-      g.append(svg("title", {}, `${info.name}${c.t ? " (turned)" : ""}`));
-      g.append(svg("rect", { x: gx + 1, y: gy + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: "#fffdf6", stroke: col, "stroke-width": 3 }));
-      g.append(svg("text", { x: gx + CELL / 2, y: gy + 27, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: col }, String(info.value)));
-      g.append(svg("text", { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": 8.5, fill: "#333" }, (info.part || "").slice(0, 12)));
-      for (const [side, off] of endsOf(info, c.t)) {
-        // "+" is right of centre on N/S edges and above it on E/W edges.
-        const q = off * (CELL / 4);
-        const p = { N: [gx + CELL / 2 + q, gy + 1], S: [gx + CELL / 2 + q, gy + CELL - 1], W: [gx + 1, gy + CELL / 2 - q], E: [gx + CELL - 1, gy + CELL / 2 - q] }[side];
-        g.append(svg("circle", { cx: p[0], cy: p[1], r: 5, fill: col, stroke: "#fff", "stroke-width": 1.5 }));
-      }
+      drawTile(g, info, c.t, gx, gy);
       s.append(g);
     }
     row.append(h("figure", { class: "tz-monster" + (m.closed ? " closed" : " open") }, s, h("figcaption", {}, `${m.value} pts${m.closed ? " · closed" : " · loose ends"}`)));
@@ -205,7 +221,7 @@ function prompt(view, state) {
   return (
     {
       expression: `Expression: drag (or click) cards to hold them back face down — the preview shows the solver's best build of what you express — then confirm. Play at least ${view.era.min_play}.`,
-      growth: "Growth: build your monsters — the solver's best layout, or flat.",
+      growth: "Growth: build your monsters — place your cards on the grid by hand (drag a card next to a placed one where their ends meet, or click the card, then the spot), or take the solver's best layout, or play them flat.",
       "breed-play": "You dominate this generation: take a card from the plays (click one).",
       "breed-hand": "Breeding: keep cards from your hand for your Gene Pool (click one).",
     }[view.phase] || null
@@ -340,13 +356,293 @@ function handPanel(view, state, api) {
 
 // A re-render in the middle of a drag would pull the card from under the
 // pointer: updates wait until the drop (or the drag's end).
-const drag = { on: false };
+const drag = { on: false, card: null };
 function dragStarted() {
   drag.on = true;
 }
 function dragEnded() {
   drag.on = false;
   if (deck.last) setTimeout(() => !drag.on && render(...deck.last), 0);
+}
+
+// -- Growth: placing the cards by hand -------------------------------------------------------
+// The game takes a hand-made build one card at a time: `start <card>` lays a
+// new monster, `attach <card> <side> of <placed card>` joins a card where its
+// ends meet, `build placed` finishes. The page draws the placed cards (the
+// view's `placing`: [card, x, y, turned], one monster per 100 columns of x)
+// with a drop target on every free cell where a legal `attach` lands; the
+// texts are built from the legal list, so only legal actions are ever sent.
+const SIDES = ["N", "E", "S", "W"];
+const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
+const OPPOSITE = { N: "S", E: "W", S: "N", W: "E" };
+const SINGLE = new Set(["orange", "red", "purple", "blue", "green", "yellow"]);
+const MONSTER_GAP = 100;
+const place = { key: "", card: null, turned: false };
+
+// The rulebook's monster value: face values doubled per doubling card (of the
+// same colour unless the table ignores colour), +1 (doubled too) for a closed
+// single-colour monster.
+function monsterValue(infos, closed, ignoreColour) {
+  const doublers = infos.filter((c) => c.doubler).map((c) => c.colour);
+  let total = 0;
+  for (const c of infos) total += c.value * 2 ** (ignoreColour ? doublers.length : doublers.filter((d) => d === c.colour).length);
+  if (closed && infos.length && SINGLE.has(infos[0].colour) && infos.every((c) => c.colour === infos[0].colour)) total += 2 ** doublers.length;
+  return total;
+}
+
+// A layout's score as the game counts `build placed`: monsters are the cards
+// joined where ends meet; +1 when no monster has a loose end. Display only:
+// the server scores the real build (the grew line in the log).
+function layoutScore(placements, ignoreColour) {
+  const cells = new Map();
+  for (const [id, x, y, t] of placements) {
+    const ends = { N: new Set(), E: new Set(), S: new Set(), W: new Set() };
+    for (const [side, off] of endsOf(cardInfo(id), t)) ends[side].add(off);
+    cells.set(`${x},${y}`, { id, x, y, ends, loose: 0, up: `${x},${y}` });
+  }
+  const find = (k) => {
+    while (cells.get(k).up !== k) k = cells.get(k).up;
+    return k;
+  };
+  for (const [k, c] of cells) {
+    for (const side of SIDES) {
+      const other = cells.get(`${c.x + STEP[side][0]},${c.y + STEP[side][1]}`);
+      const theirs = other ? other.ends[OPPOSITE[side]] : new Set();
+      let meet = false;
+      for (const off of c.ends[side]) {
+        if (theirs.has(off)) meet = true;
+        else c.loose += 1;
+      }
+      if (meet) cells.get(find(k)).up = find(`${other.x},${other.y}`);
+    }
+  }
+  const groups = new Map();
+  for (const k of cells.keys()) groups.set(find(k), [...(groups.get(find(k)) || []), cells.get(k)]);
+  let score = 0;
+  let allClosed = true;
+  for (const members of groups.values()) {
+    const closed = members.every((c) => c.loose === 0);
+    allClosed &&= closed;
+    score += monsterValue(members.map((c) => cardInfo(c.id)), closed, ignoreColour);
+  }
+  return score + (groups.size && allClosed ? 1 : 0);
+}
+
+function tableOption(state, name) {
+  let o = state.table && state.table.options;
+  if (typeof o === "string") {
+    try {
+      o = JSON.parse(o);
+    } catch {
+      o = {};
+    }
+  }
+  return Boolean(o && o[name]);
+}
+
+// What the legal list allows now: starts per card, targets per free cell.
+function placements(view, legal) {
+  const has = new Set(legal);
+  const placed = view.placing || [];
+  const done = new Set(placed.map((p) => p[0]));
+  const played = view.hand.filter((c) => !view.held_cards.includes(c));
+  const free = played.filter((c) => !done.has(c));
+  const name = (id) => cardInfo(id).name;
+  const handled = new Set(legal.filter((a) => a.startsWith("build ")));
+  const starts = new Map(); // card -> [{turned, text}]
+  for (const c of free) {
+    for (const t of [false, true]) {
+      const text = `start ${name(c)}${t ? " turned" : ""}`;
+      if (!has.has(text)) continue;
+      handled.add(text);
+      starts.set(c, [...(starts.get(c) || []), { turned: t, text }]);
+    }
+  }
+  const occupied = new Set(placed.map(([, x, y]) => `${x},${y}`));
+  const targets = new Map(); // "x,y" -> {x, y, opts: [{card, turned, text}]}
+  for (const [anchor, x, y] of placed) {
+    for (const side of SIDES) {
+      const nx = x + STEP[side][0];
+      const ny = y + STEP[side][1];
+      if (occupied.has(`${nx},${ny}`)) continue;
+      for (const c of free) {
+        for (const t of [false, true]) {
+          const text = `attach ${name(c)} ${side} of ${name(anchor)}${t ? " turned" : ""}`;
+          if (!has.has(text)) continue;
+          handled.add(text);
+          const k = `${nx},${ny}`;
+          if (!targets.has(k)) targets.set(k, { x: nx, y: ny, opts: [] });
+          targets.get(k).opts.push({ card: c, turned: t, text });
+        }
+      }
+    }
+  }
+  return { placed, played, free, starts, targets, handled };
+}
+
+// The action for laying `card` with these options: the turn the toggle asks
+// for when legal, else the one that fits.
+function pick(opts, card) {
+  const mine = opts.filter((o) => o.card === card);
+  return (mine.find((o) => o.turned === place.turned) || mine[0] || {}).text || null;
+}
+
+function markFits(root, id) {
+  for (const t of root.querySelectorAll(".tz-target, .tz-newmonster")) t.classList.toggle("fits", id !== null && t.dataset.fits.split(" ").includes(String(id)));
+}
+
+function dropSpot(cls, fits, opts, api, extra) {
+  const sel = place.card;
+  const act = sel !== null && fits.includes(sel) ? pick(opts, sel) : null;
+  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act || (fits.length ? "drop a card here" : ""), ...extra });
+  if (cls === "tz-target") el.append(h("span", { class: "tz-target-mark" }, act ? (act.endsWith(" turned") ? "here, turned" : "here") : "+"));
+  el.addEventListener("click", () => act && api.act(act));
+  el.addEventListener("keydown", (e) => act && (e.key === "Enter" || e.key === " ") && api.act(act));
+  el.addEventListener("dragover", (e) => {
+    if (drag.card !== null && fits.includes(drag.card)) e.preventDefault();
+  });
+  el.addEventListener("drop", (e) => {
+    e.preventDefault();
+    const id = Number(e.dataTransfer.getData("text/plain"));
+    const text = fits.includes(id) ? pick(opts, id) : null;
+    drag.card = null;
+    if (text) api.act(text);
+  });
+  return el;
+}
+
+function monsterBoard(p, api, ghost) {
+  const spots = [...p.placed.map(([id, x, y, t]) => ({ id, x, y, t })), ...[...p.targets.values()].map((g) => ({ ...g, target: true }))];
+  const byMonster = new Map();
+  for (const c of spots) {
+    const k = Math.round(c.x / MONSTER_GAP);
+    byMonster.set(k, [...(byMonster.get(k) || []), c]);
+  }
+  const row = h("div", { class: "tz-monsters tz-placing" });
+  for (const k of [...byMonster.keys()].sort((a, b) => a - b)) {
+    const mine = byMonster.get(k);
+    const x0 = Math.min(...mine.map((c) => c.x));
+    const y1 = Math.max(...mine.map((c) => c.y));
+    const grid = h("div", { class: "tz-place-grid", "data-monster": k });
+    for (const c of mine) {
+      const pos = { style: `grid-column: ${c.x - x0 + 1}; grid-row: ${y1 - c.y + 1}` };
+      if (c.target) {
+        const fits = [...new Set(c.opts.map((o) => o.card))];
+        grid.append(dropSpot("tz-target", fits, c.opts, api, { ...pos, "data-x": c.x, "data-y": c.y }));
+      } else grid.append(h("div", { class: "tz-placed", "data-card": c.id, ...pos }, tile(c.id, c.t)));
+    }
+    row.append(h("figure", { class: "tz-monster" }, grid));
+  }
+  const startOpts = [...p.starts.entries()].flatMap(([card, os]) => os.map((o) => ({ card, ...o })));
+  row.append(dropSpot("tz-newmonster", [...p.starts.keys()], startOpts, api, {}));
+  row.lastChild.append(p.placed.length ? "new monster: drop a card here" : "start your first monster: drop a card here");
+  if (ghost) row.append(ghost);
+  return row;
+}
+
+function placingPanel(view, state, api) {
+  const legal = state.legal || [];
+  const key = `${view.generation}:${view.hand.join(",")}`;
+  if (place.key !== key) Object.assign(place, { key, card: null, turned: false });
+  const p = placements(view, legal);
+  if (place.card !== null && !p.free.includes(place.card)) place.card = null;
+  const playable = (c) => p.starts.has(c) || [...p.targets.values()].some((t) => t.opts.some((o) => o.card === c));
+  const anyTurn = [...p.handled].some((a) => a.endsWith(" turned"));
+
+  // The cards still to place, drawn as tiles (turned when the toggle is on).
+  const tray = h(
+    "div",
+    { class: "tz-tray" },
+    ...p.free.map((c) => {
+      const ok = playable(c);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "card-button tz-tocard" + (place.card === c ? " selected" : ""),
+          "data-card": c,
+          "aria-pressed": String(place.card === c),
+          disabled: !ok,
+          draggable: ok ? "true" : undefined,
+          title: ok ? "drag onto the grid, or click, then click a spot" : "fits nowhere: it will lie apart",
+          onclick: () => {
+            place.card = place.card === c ? null : c;
+            render(...deck.last);
+          },
+          ondragstart: (e) => {
+            dragStarted();
+            drag.card = c;
+            e.dataTransfer.setData("text/plain", String(c));
+            markFits(e.target.closest(".tz-placing-panel"), c);
+          },
+          ondragend: () => {
+            drag.card = null;
+            dragEnded();
+          },
+        },
+        tile(c, place.turned),
+        h("span", { class: "tz-tocard-name" }, cardInfo(c).name),
+      );
+    }),
+  );
+  const turn = anyTurn
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "tz-turn" + (place.turned ? " on" : ""),
+          "aria-pressed": String(place.turned),
+          onclick: () => {
+            place.turned = !place.turned;
+            render(...deck.last);
+          },
+        },
+        place.turned ? "↻ turned 180°: on" : "↻ turn 180°: off",
+      )
+    : "";
+
+  // The live score of `build placed` now, beside the solver's best.
+  const names = p.played.map((c) => cardInfo(c).name);
+  const known = names.every((n) => !n.startsWith("card #"));
+  const best = known ? previewOf(names) : "none";
+  let live = null;
+  if (deck.catalog) {
+    const apart = p.played.filter((c) => !p.placed.some((q) => q[0] === c)).map((c, k) => [c, -MONSTER_GAP * (k + 1), 0, 0]);
+    live = layoutScore([...p.placed, ...apart], tableOption(state, "doubling_ignores_colour"));
+  }
+  const scoreLine = h(
+    "div",
+    { class: "tz-place-score" },
+    "Your layout: ",
+    live === null ? h("span", { class: "muted" }, "(the live score needs the card list)") : h("strong", { class: "tz-live", "data-score": live }, `${live} points`),
+    h("span", { class: "muted" }, " if built now (cards not placed lie apart) · "),
+    "the solver's best: ",
+    best && typeof best === "object" ? h("strong", { class: "tz-hint", "data-score": best.score }, `${best.score} points`) : h("span", { class: "muted" }, best === "wait" ? "scoring…" : "—"),
+  );
+  const builds = ["build placed", "build best", "build flat"].filter((a) => legal.includes(a));
+  const label = { "build placed": "Build as placed", "build best": "Build the solver's best", "build flat": "Play them flat (unconnected)" };
+  const placeActs = legal.filter((a) => p.handled.has(a) && !a.startsWith("build "));
+  return h(
+    "div",
+    { class: "tz-placing-panel" },
+    h("h3", {}, "Build your monsters"),
+    scoreLine,
+    h("div", { class: "tz-tray-row" }, h("span", { class: "tz-zone-name" }, p.free.length ? "To place:" : "Every card is placed."), tray, turn),
+    monsterBoard(p, api, null),
+    h("div", { class: "tz-build-buttons" }, ...builds.map((a) => h("button", { type: "button", class: "action" + (a === "build placed" ? " tz-commit" : ""), "data-action": a, onclick: () => api.act(a) }, label[a]))),
+    best && typeof best === "object" ? h("details", { class: "tz-hint-grid" }, h("summary", {}, "the solver's layout"), buildGrid(best, "The solver's best build")) : "",
+    placeActs.length
+      ? h(
+          "details",
+          { class: "tz-all-places" },
+          h("summary", {}, `every placement as a button (${placeActs.length})`),
+          actionGroups(placeActs, [
+            ["Start", (a) => a.startsWith("start ")],
+            ["Attach", (a) => a.startsWith("attach ")],
+          ], api),
+        )
+      : "",
+  );
 }
 
 export function render(root, state, api) {
@@ -363,9 +659,14 @@ export function render(root, state, api) {
   const parts = [statusLine(state), eraPanel(view), playersTable(view, api)];
   const ask = prompt(view, state);
   if (ask) parts.push(h("p", { class: "tz-prompt" }, ask));
-  parts.push(actionGroups(legal, GROUPS, api));
+  // During Growth the build panel offers the build and placing actions itself.
+  const building = view.phase === "growth" && view.hand && view.placing && !view.my_choice && (legal.includes("build best") || view.placing.length);
+  const panel = building ? placingPanel(view, state, api) : null;
+  const inPanel = new Set(building ? [...panel.querySelectorAll("[data-action]")].map((e) => e.dataset.action) : []);
+  parts.push(actionGroups(legal.filter((a) => !inPanel.has(a)), GROUPS, api));
 
-  if (view.hand) parts.push(handPanel(view, state, api));
+  if (panel) parts.push(panel);
+  else if (view.hand) parts.push(handPanel(view, state, api));
 
   // The generation's plays: what each competing player put down, on a grid.
   const builds = view.players.filter((p) => p.build);
