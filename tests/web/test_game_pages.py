@@ -433,6 +433,16 @@ def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, brows
     page, table, errors = open_table(
         server, browser, "teratozoic", ["heuristic"], {"short_game": True}, seed=5
     )
+    # What the page asks the server's scoring tool about layouts.
+    layouts: list[Any] = []
+    page.on(
+        "request",
+        lambda r: (
+            layouts.append(r.post_data_json)
+            if r.url.endswith("/api/games/teratozoic/score") and "placements" in (r.post_data or "")
+            else None
+        ),
+    )
     express = page.locator("#board button[data-action='express']").first
     express.wait_for()
     express.click()
@@ -440,7 +450,7 @@ def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, brows
     moves_before = httpx.get(f"{server}/api/tables/{table}").json()["moves"]
     # No card placed yet: "build placed" is not legal, so not offered.
     assert page.locator("[data-action='build placed']").count() == 0
-    # The hint and the live score come from the server's card list and solver.
+    # The hint and the live score come from the server's scoring tool.
     page.wait_for_selector(".tz-hint[data-score]")
     page.wait_for_selector(".tz-live[data-score]")
 
@@ -486,9 +496,18 @@ def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, brows
         f"document.querySelector('#log').innerText.includes('seat 0 places {name} at ({x}, {y})')"
     )
     page.wait_for_selector("[data-action='build placed']")
+    # The live score is the server's scoring tool's answer for this layout:
+    # "…" (no data-score) until it is in.
+    page.wait_for_selector(".tz-live[data-score]")
     live = int(page.get_attribute(".tz-live", "data-score") or "-1")
     best = int(page.get_attribute(".tz-hint", "data-score") or "-1")
     assert 0 <= live <= best
+    # The page scores no layout itself: it sent this one, every played card
+    # with its cell, to `bestiary score teratozoic`'s layout mode.
+    last = layouts[-1]
+    assert last["doubling_ignores_colour"] is False
+    assert len(last["placements"]) == placed + page.locator(".tz-tocard").count()
+    assert [name, int(x or "?"), int(y or "?")] in [p[:3] for p in last["placements"]]
     shoot(page, "teratozoic-by-hand")
 
     page.click(".tz-build-buttons [data-action='build placed']")

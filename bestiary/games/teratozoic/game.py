@@ -7,14 +7,17 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bestiary.engine import BadInput, Event, Game, Rng, Ruleset
+from bestiary.engine import BadInput, Event, Game, Rng, Ruleset, UnknownCard
 
 from .cards import cards_from, default_eras
 from .rules import TeratozoicRules, TeratozoicState
 from .solver import best_build, score_pool
+from .tiles import Placement, score_layout
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from .cards import Card
 
 
 class TeratozoicGame(Game):
@@ -97,7 +100,10 @@ class TeratozoicGame(Game):
         return render_catalog(catalog)
 
     def score_tool(self, payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any] | None:
-        """``{"cards": [names]}`` -> the best build; ``{"gene_pool": [names]}`` -> final scoring."""
+        """``{"cards": [names]}`` -> the best build; ``{"gene_pool": [names]}`` -> final
+        scoring; ``{"placements": [[name, x, y, turned], ...]}`` (optionally with
+        ``"doubling_ignores_colour": bool``) -> that exact layout's score, as the game
+        scores ``build placed`` (the web page's live score asks this)."""
         assert isinstance(rules, TeratozoicRules)
         deck = cards_from(rules.cards)
         by_name = {c.name.casefold(): c.id for c in deck}
@@ -125,7 +131,16 @@ class TeratozoicGame(Game):
                 "monsters": {c: m.size for c, m in p.by_colour.items()},
                 "exact": p.exact,
             }
-        raise BadInput('give {"cards": [names]} (a play) or {"gene_pool": [names]}')
+        if "placements" in payload:
+            ignore = payload.get("doubling_ignores_colour", rules.doubling_ignores_colour)
+            if not isinstance(ignore, bool):
+                raise BadInput("'doubling_ignores_colour' must be true or false")
+            b = score_layout(deck, _layout(payload["placements"], deck, by_name), ignore)
+            return {"score": b.score, "build": b.to_json()}
+        raise BadInput(
+            'give {"cards": [names]} (a play), {"gene_pool": [names]} (final scoring) '
+            'or {"placements": [[name, x, y, turned], ...]} (a layout)'
+        )
 
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
         """Median solver times: 5-card hands and 30-card Gene Pools (cold caches)."""
@@ -175,6 +190,44 @@ class TeratozoicGame(Game):
             "solver_pool30_one_colour_ms_max": round(max(one_ms), 2),
             "solver_pool30_one_colour_exact": f"{exact}/3",
         }
+
+
+def _layout(raw: object, deck: Sequence[Card], by_name: Mapping[str, int]) -> list[Placement]:
+    """Check a layout's JSON, ``[[card name, x, y, turned], ...]``, before scoring it.
+
+    'Cards cannot overlap' (rulebook): one card per cell, each card once.
+    """
+    shape = "'placements' must be a list of [card name, x, y, turned] (x, y integers)"
+    if not isinstance(raw, list):
+        raise BadInput(shape)
+    out: list[Placement] = []
+    cells: dict[tuple[int, int], str] = {}
+    seen: set[int] = set()
+    for k, item in enumerate(raw):
+        if not isinstance(item, list) or len(item) != 4:
+            raise BadInput(f"{shape}; item {k} is {item!r}")
+        name, x, y, turned = item
+        # bool is an int in Python: refuse true/false as a coordinate.
+        if not isinstance(name, str) or any(
+            not isinstance(v, int) or isinstance(v, bool) for v in (x, y)
+        ):
+            raise BadInput(f"{shape}; item {k} is {item!r}")
+        if not isinstance(turned, int) or turned not in (0, 1):
+            raise BadInput(f"item {k}: 'turned' must be true/false (or 1/0), not {turned!r}")
+        card = by_name.get(name.casefold())
+        if card is None:
+            raise UnknownCard(name, (c.name for c in deck))
+        if card in seen:
+            raise BadInput(f"card {deck[card].name!r} is laid out twice")
+        if (x, y) in cells:
+            raise BadInput(
+                f"{deck[card].name!r} and {cells[(x, y)]!r} are both on cell ({x}, {y}): "
+                "cards cannot overlap"
+            )
+        seen.add(card)
+        cells[(x, y)] = deck[card].name
+        out.append(Placement(card, x, y, bool(turned)))
+    return out
 
 
 GAME = TeratozoicGame()

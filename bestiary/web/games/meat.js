@@ -3,22 +3,11 @@
 // instant stack and the battle summaries. Placing a creature: drag it from
 // your hand onto a lane, or click it and then the lane (the grouped buttons
 // below do the same).
-import { getJSON, h } from "../js/api.js";
-import { card, colourOf } from "../js/cards.js";
+import { getJSON, h, pageStyle } from "../js/api.js";
+import { card, colourOf, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
 
-// -- small page helpers (each game page keeps its own: no shared module) ------------
-const NS = "http://www.w3.org/2000/svg";
-function svg(tag, attrs, text) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-if (!document.querySelector("link[data-page='meat']")) {
-  document.head.append(h("link", { rel: "stylesheet", href: new URL("./meat.css", import.meta.url).href, "data-page": "meat" }));
-}
+pageStyle("meat", import.meta.url); // its stylesheet sits next to it
 
 // The legal actions as buttons in named groups; an aimed action ("resolve X
 // @ s1 front") sits in a row of its own card, one button per target.

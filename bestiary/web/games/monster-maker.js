@@ -2,23 +2,11 @@
 // treasure room and back), the monster in front of each, the battles' dice,
 // your hand as cards, the treasures (others' hidden until OPEN or used) and
 // the legal actions grouped by what they do.
-import { getJSON, h } from "../js/api.js";
-import { card } from "../js/cards.js";
+import { getJSON, h, pageStyle } from "../js/api.js";
+import { card, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
 
-// -- small page helpers (each game page keeps its own: no shared module) ------------
-const NS = "http://www.w3.org/2000/svg";
-function svg(tag, attrs, text) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-// The page's stylesheet sits next to it.
-if (!document.querySelector("link[data-page='monster-maker']")) {
-  document.head.append(h("link", { rel: "stylesheet", href: new URL("./monster-maker.css", import.meta.url).href, "data-page": "monster-maker" }));
-}
+pageStyle("monster-maker", import.meta.url); // its stylesheet sits next to it
 
 // The legal actions as buttons, in named groups (first group that matches).
 function actionGroups(legal, groups, api, { label = (a) => a } = {}) {

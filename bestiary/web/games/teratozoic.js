@@ -2,22 +2,11 @@
 // the generation laid out on a grid (the solver's best monsters, their value
 // and loose ends), your hand and held-back genes, and the choices of each
 // phase as buttons (hold / build / take / keep), with clickable cards.
-import { getJSON, h } from "../js/api.js";
-import { card } from "../js/cards.js";
+import { getJSON, h, pageStyle } from "../js/api.js";
+import { card, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
 
-// -- small page helpers (each game page keeps its own: no shared module) ------------
-const NS = "http://www.w3.org/2000/svg";
-function svg(tag, attrs, text) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-if (!document.querySelector("link[data-page='teratozoic']")) {
-  document.head.append(h("link", { rel: "stylesheet", href: new URL("./teratozoic.css", import.meta.url).href, "data-page": "teratozoic" }));
-}
+pageStyle("teratozoic", import.meta.url); // its stylesheet sits next to it
 
 function actionGroups(legal, groups, api) {
   const box = h("div", { class: "actions tz-actions", role: "group", "aria-label": "your legal actions" });
@@ -374,58 +363,40 @@ function dragEnded() {
 // texts are built from the legal list, so only legal actions are ever sent.
 const SIDES = ["N", "E", "S", "W"];
 const STEP = { N: [0, 1], E: [1, 0], S: [0, -1], W: [-1, 0] };
-const OPPOSITE = { N: "S", E: "W", S: "N", W: "E" };
-const SINGLE = new Set(["orange", "red", "purple", "blue", "green", "yellow"]);
 const MONSTER_GAP = 100;
 const place = { key: "", card: null, turned: false };
 
-// The rulebook's monster value: face values doubled per doubling card (of the
-// same colour unless the table ignores colour), +1 (doubled too) for a closed
-// single-colour monster.
-function monsterValue(infos, closed, ignoreColour) {
-  const doublers = infos.filter((c) => c.doubler).map((c) => c.colour);
-  let total = 0;
-  for (const c of infos) total += c.value * 2 ** (ignoreColour ? doublers.length : doublers.filter((d) => d === c.colour).length);
-  if (closed && infos.length && SINGLE.has(infos[0].colour) && infos.every((c) => c.colour === infos[0].colour)) total += 2 ** doublers.length;
-  return total;
-}
+// A layout's score as the game counts `build placed` (monsters are the cards
+// joined where ends meet; cards not placed lie apart), asked of the server's
+// scoring tool: {"placements": [[name, x, y, turned], ...]} -> the score. The
+// rules live in the game package only. Asked once the layout has been still
+// for a moment (debounced); "wait" until the answer is in, "none" on failure.
+const LIVE_DELAY_MS = 120;
+const layoutScores = new Map(); // request body -> score | "none"
+const liveAsk = { body: "", timer: null };
 
-// A layout's score as the game counts `build placed`: monsters are the cards
-// joined where ends meet; +1 when no monster has a loose end. Display only:
-// the server scores the real build (the grew line in the log).
-function layoutScore(placements, ignoreColour) {
-  const cells = new Map();
-  for (const [id, x, y, t] of placements) {
-    const ends = { N: new Set(), E: new Set(), S: new Set(), W: new Set() };
-    for (const [side, off] of endsOf(cardInfo(id), t)) ends[side].add(off);
-    cells.set(`${x},${y}`, { id, x, y, ends, loose: 0, up: `${x},${y}` });
+function liveScoreOf(placements, ignoreColour) {
+  if (!scoreTool) return "none";
+  const body = JSON.stringify({ placements: placements.map(([id, x, y, t]) => [cardInfo(id).name, x, y, Boolean(t)]), doubling_ignores_colour: ignoreColour });
+  if (layoutScores.has(body)) return layoutScores.get(body);
+  if (liveAsk.body !== body) {
+    clearTimeout(liveAsk.timer);
+    liveAsk.body = body;
+    liveAsk.timer = setTimeout(() => {
+      fetch("/api/games/teratozoic/score", { method: "POST", headers: { "Content-Type": "application/json" }, body })
+        .then((r) => {
+          if (r.status === 404 || r.status === 405) scoreTool = false;
+          return r.ok ? r.json() : Promise.reject(r);
+        })
+        .then((out) => layoutScores.set(body, out.score))
+        .catch(() => layoutScores.set(body, "none"))
+        .finally(() => {
+          if (liveAsk.body === body) liveAsk.body = "";
+          if (deck.last) render(...deck.last);
+        });
+    }, LIVE_DELAY_MS);
   }
-  const find = (k) => {
-    while (cells.get(k).up !== k) k = cells.get(k).up;
-    return k;
-  };
-  for (const [k, c] of cells) {
-    for (const side of SIDES) {
-      const other = cells.get(`${c.x + STEP[side][0]},${c.y + STEP[side][1]}`);
-      const theirs = other ? other.ends[OPPOSITE[side]] : new Set();
-      let meet = false;
-      for (const off of c.ends[side]) {
-        if (theirs.has(off)) meet = true;
-        else c.loose += 1;
-      }
-      if (meet) cells.get(find(k)).up = find(`${other.x},${other.y}`);
-    }
-  }
-  const groups = new Map();
-  for (const k of cells.keys()) groups.set(find(k), [...(groups.get(find(k)) || []), cells.get(k)]);
-  let score = 0;
-  let allClosed = true;
-  for (const members of groups.values()) {
-    const closed = members.every((c) => c.loose === 0);
-    allClosed &&= closed;
-    score += monsterValue(members.map((c) => cardInfo(c.id)), closed, ignoreColour);
-  }
-  return score + (groups.size && allClosed ? 1 : 0);
+  return "wait";
 }
 
 function tableOption(state, name) {
@@ -606,15 +577,19 @@ function placingPanel(view, state, api) {
   const known = names.every((n) => !n.startsWith("card #"));
   const best = known ? previewOf(names) : "none";
   let live = null;
-  if (deck.catalog) {
+  if (known) {
     const apart = p.played.filter((c) => !p.placed.some((q) => q[0] === c)).map((c, k) => [c, -MONSTER_GAP * (k + 1), 0, 0]);
-    live = layoutScore([...p.placed, ...apart], tableOption(state, "doubling_ignores_colour"));
+    live = liveScoreOf([...p.placed, ...apart], tableOption(state, "doubling_ignores_colour"));
   }
   const scoreLine = h(
     "div",
     { class: "tz-place-score" },
     "Your layout: ",
-    live === null ? h("span", { class: "muted" }, "(the live score needs the card list)") : h("strong", { class: "tz-live", "data-score": live }, `${live} points`),
+    live === null
+      ? h("span", { class: "muted" }, "(the live score needs the card list)")
+      : typeof live === "number"
+        ? h("strong", { class: "tz-live", "data-score": live }, `${live} points`)
+        : h("span", { class: "tz-live muted", "aria-busy": String(live === "wait") }, live === "wait" ? "…" : "—"),
     h("span", { class: "muted" }, " if built now (cards not placed lie apart) · "),
     "the solver's best: ",
     best && typeof best === "object" ? h("strong", { class: "tz-hint", "data-score": best.score }, `${best.score} points`) : h("span", { class: "muted" }, best === "wait" ? "scoring…" : "—"),

@@ -90,6 +90,13 @@ export class PlaySocket {
   }
 }
 
+// A game page's own stylesheet, next to its module, added to the document once:
+// pageStyle("meat", import.meta.url) loads games/meat.css.
+export function pageStyle(id, moduleUrl) {
+  if (document.querySelector(`link[data-page='${id}']`)) return;
+  document.head.append(h("link", { rel: "stylesheet", href: new URL(`./${id}.css`, moduleUrl).href, "data-page": id }));
+}
+
 // Small DOM helper: h("div", {class: "x", onclick: f}, child, "text", ...)
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);

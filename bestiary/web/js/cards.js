@@ -2,7 +2,8 @@
 // name), family, nature, value (top left) and cost (bottom right).
 const NS = "http://www.w3.org/2000/svg";
 
-function el(tag, attrs, text) {
+// An SVG element: svg("rect", {x: 1, y: 2}, "optional text"). Game pages draw with it too.
+export function svg(tag, attrs, text) {
   const e = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
@@ -21,45 +22,45 @@ export function colourOf(key) {
 export function card(c) {
   const w = c.width || 96;
   const hgt = Math.round(w * 1.4);
-  const svg = el("svg", { viewBox: "0 0 100 140", width: w, height: hgt, class: "card" + (c.selected ? " selected" : ""), role: "img" });
+  const root = svg("svg", { viewBox: "0 0 100 140", width: w, height: hgt, class: "card" + (c.selected ? " selected" : ""), role: "img" });
   if (c.faceDown) {
-    svg.setAttribute("aria-label", "face-down card");
-    svg.append(el("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#2d2a4a", stroke: "#e9b949", "stroke-width": 2 }));
-    svg.append(el("path", { d: "M20 30 L80 110 M80 30 L20 110", stroke: "#4b4680", "stroke-width": 6 }));
-    svg.append(el("text", { x: 50, y: 76, "text-anchor": "middle", "font-size": 14, fill: "#e9b949", "font-weight": "bold" }, "?"));
-    return svg;
+    root.setAttribute("aria-label", "face-down card");
+    root.append(svg("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#2d2a4a", stroke: "#e9b949", "stroke-width": 2 }));
+    root.append(svg("path", { d: "M20 30 L80 110 M80 30 L20 110", stroke: "#4b4680", "stroke-width": 6 }));
+    root.append(svg("text", { x: 50, y: 76, "text-anchor": "middle", "font-size": 14, fill: "#e9b949", "font-weight": "bold" }, "?"));
+    return root;
   }
   const colour = c.colour || colourOf(c.type || c.family || c.name);
   const label = [c.name, c.type && `type ${c.type}`, c.family && `family ${c.family}`, c.nature && `nature ${c.nature}`, c.value !== undefined && c.value !== null && `value ${c.value}`, c.cost !== undefined && c.cost !== null && `cost ${c.cost}`].filter(Boolean).join(", ");
-  svg.setAttribute("aria-label", label);
-  const title = el("title", {}, label);
-  svg.append(title);
-  svg.append(el("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#fffdf6", stroke: colour, "stroke-width": 3 }));
-  svg.append(el("rect", { x: 2, y: 2, width: 96, height: 26, rx: 8, fill: colour }));
+  root.setAttribute("aria-label", label);
+  const title = svg("title", {}, label);
+  root.append(title);
+  root.append(svg("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#fffdf6", stroke: colour, "stroke-width": 3 }));
+  root.append(svg("rect", { x: 2, y: 2, width: 96, height: 26, rx: 8, fill: colour }));
   const banner = String(c.type || "").toUpperCase();
   const bannerSize = Math.max(6, Math.min(10, 150 / Math.max(banner.length, 1)));
   const bannerAttrs = { x: 50, y: 19, "text-anchor": "middle", "font-size": bannerSize.toFixed(1), fill: "#fff", "font-weight": "bold" };
   if (banner.length > 12) Object.assign(bannerAttrs, { textLength: 88, lengthAdjust: "spacingAndGlyphs" }); // always fits
-  svg.append(el("text", bannerAttrs, shorten(banner, 24)));
+  root.append(svg("text", bannerAttrs, shorten(banner, 24)));
   if (c.value !== undefined && c.value !== null) {
-    svg.append(el("circle", { cx: 16, cy: 42, r: 11, fill: "#fff", stroke: colour, "stroke-width": 2 }));
-    svg.append(el("text", { x: 16, y: 46.5, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: "#222" }, String(c.value)));
+    root.append(svg("circle", { cx: 16, cy: 42, r: 11, fill: "#fff", stroke: colour, "stroke-width": 2 }));
+    root.append(svg("text", { x: 16, y: 46.5, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: "#222" }, String(c.value)));
   }
   if (c.nature) {
-    svg.append(el("rect", { x: 70, y: 33, width: 24, height: 16, rx: 4, fill: "#eee", stroke: "#999" }));
-    svg.append(el("text", { x: 82, y: 45, "text-anchor": "middle", "font-size": 10, fill: "#222" }, shorten(String(c.nature), 4)));
+    root.append(svg("rect", { x: 70, y: 33, width: 24, height: 16, rx: 4, fill: "#eee", stroke: "#999" }));
+    root.append(svg("text", { x: 82, y: 45, "text-anchor": "middle", "font-size": 10, fill: "#222" }, shorten(String(c.nature), 4)));
   }
   const nameSize = String(c.name || "").length > 12 ? 10.5 : 12;
   lines(shorten(c.name || "", 34), 14).forEach((line, i) =>
-    svg.append(el("text", { x: 50, y: 72 + i * 14, "text-anchor": "middle", "font-size": nameSize, "font-weight": "bold", fill: "#222" }, line)),
+    root.append(svg("text", { x: 50, y: 72 + i * 14, "text-anchor": "middle", "font-size": nameSize, "font-weight": "bold", fill: "#222" }, line)),
   );
-  if (c.family) svg.append(el("text", { x: 50, y: 112, "text-anchor": "middle", "font-size": 9, fill: colour, "font-style": "italic" }, shorten(c.family, 20)));
-  if (c.note) svg.append(el("text", { x: 8, y: 130, "font-size": 8, fill: "#555" }, shorten(c.note, 16)));
+  if (c.family) root.append(svg("text", { x: 50, y: 112, "text-anchor": "middle", "font-size": 9, fill: colour, "font-style": "italic" }, shorten(c.family, 20)));
+  if (c.note) root.append(svg("text", { x: 8, y: 130, "font-size": 8, fill: "#555" }, shorten(c.note, 16)));
   if (c.cost !== undefined && c.cost !== null) {
-    svg.append(el("path", { d: "M84 116 L95 127 L84 138 L73 127 Z", fill: "#e9b949", stroke: "#7a5a10" }));
-    svg.append(el("text", { x: 84, y: 131, "text-anchor": "middle", "font-size": 10, "font-weight": "bold", fill: "#222" }, String(c.cost)));
+    root.append(svg("path", { d: "M84 116 L95 127 L84 138 L73 127 Z", fill: "#e9b949", stroke: "#7a5a10" }));
+    root.append(svg("text", { x: 84, y: 131, "text-anchor": "middle", "font-size": 10, "font-weight": "bold", fill: "#222" }, String(c.cost)));
   }
-  return svg;
+  return root;
 }
 
 function shorten(s, n) {
