@@ -205,7 +205,7 @@ class TaxonomyState(State):
         self.claims = [0] * n
         self.skips = [0] * n
         self.peeks: list[dict[str, Any] | None] = [None] * n
-        self.peek_known: list[tuple[int, tuple[int, ...]] | None] = [None] * n
+        self._forget_all()
         self.seen_hands: list[dict[str, list[dict[str, Any]]]] = [{} for _ in range(n)]
         self.queue: list[tuple[int, int]] = []
         self.drawn: list[int] = []
@@ -262,6 +262,7 @@ class TaxonomyState(State):
         self.stock = rest + list(reversed(stock_top))
         self.discards = []
         self.hands = [list(h) for h in hands]
+        self._forget_all()
         self.tables = [[] for _ in range(n)]
         self.aside = [[] for _ in range(n)]
         self.claims = [0] * n
@@ -358,6 +359,8 @@ class TaxonomyState(State):
 
     def _remove(self, s: int, c: int) -> None:
         self.hands[s].remove(c)
+        if c in self.watched:
+            self._left_hand(s, c)
         bans = self.bans[s]
         if bans and self.deck.group_of[c] in bans:
             return
@@ -370,6 +373,55 @@ class TaxonomyState(State):
 
     def _table_count(self, s: int) -> int:
         return sum(len(cs) for _, cs in self.tables[s])
+
+    # ------------------------------------------------------------------ knowledge
+    # What each seat knows of hidden cards through honest monsters (reading 23),
+    # kept so that determinize() resamples only the rest. A card move pays one
+    # set lookup (``watched``: the cards someone knows the place of; it may hold
+    # stale cards, which only cost a no-op update). Until the round's first peek
+    # or seen hand (``knows`` False) clones share the empty structures, and
+    # _learn() replaces them before the first write.
+    def _forget_all(self) -> None:
+        self.knows = False
+        n = self.players
+        # kstock[s]: cards s peeked that are still on top of the stock, top first.
+        self.kstock: list[list[int]] = [[] for _ in range(n)]
+        # khand[s][q]: cards s knows are in q's hand (seen, or peeked then drawn by q).
+        self.khand: list[dict[int, set[int]]] = [{} for _ in range(n)]
+        self.watched: set[int] = set()
+
+    def _learn(self) -> None:
+        if not self.knows:
+            n = self.players
+            self.kstock = [[] for _ in range(n)]
+            self.khand = [{} for _ in range(n)]
+            self.watched = set()
+            self.knows = True
+
+    def _drawn_from_stock(self, q: int, c: int) -> None:
+        """``q`` drew the top card ``c``: the peeked cards below move up, and a
+        seat that had peeked at ``c`` now knows it is in ``q``'s hand."""
+        known = False
+        for s, ks in enumerate(self.kstock):
+            if not ks:
+                continue
+            if ks[0] != c:
+                ks.clear()  # not the top any more (a sampled state): forget it
+                continue
+            del ks[0]
+            if s != q:
+                self.khand[s].setdefault(q, set()).add(c)
+                known = True
+        if not known:
+            self.watched.discard(c)
+
+    def _left_hand(self, q: int, c: int) -> None:
+        """``c`` left ``q``'s hand in public (discarded, set aside, laid, tabled)."""
+        for d in self.khand:
+            known = d.get(q)
+            if known:
+                known.discard(c)
+        self.watched.discard(c)
 
     # ------------------------------------------------------------------ natures
     def _roll(self, c: int, to: Sequence[int] | None) -> None:
@@ -398,6 +450,8 @@ class TaxonomyState(State):
             self._end_round(None, None, "the stock ran out")
             return False
         c = self.stock.pop()
+        if c in self.watched:
+            self._drawn_from_stock(s, c)
         if self.nat[c] & MISC:
             self._roll(c, [s])
         self._add(s, c)
@@ -501,7 +555,9 @@ class TaxonomyState(State):
         for c in top:
             if self.nat[c] & MISC:
                 self._roll(c, [s])
-        self.peek_known[s] = (len(self.stock), tuple(top))
+        self._learn()
+        self.kstock[s] = top
+        self.watched.update(top)
         self.peeks[s] = {"cards": [self._card(c) for c in top], "stock_then": len(self.stock)}
         if self.log.enabled:
             self.log.emit("peeked", to=[s], seat=s, cards=[self._card(c) for c in top])
@@ -601,6 +657,8 @@ class TaxonomyState(State):
         three = mine[:3]
         for x in three:
             self.hands[q].remove(x)
+            if x in self.watched:
+                self._left_hand(q, x)
         cards = [*three, c]
         self.tables[q].append((k, cards))
         self.claims[q] += 1
@@ -619,6 +677,9 @@ class TaxonomyState(State):
             # what it saw in him: you can see what cards he is holding."
             seen = [self._card(x) for x in self.hands[s]]
             self.seen_hands[q][str(s)] = seen
+            self._learn()
+            self.khand[q][s] = set(self.hands[s])
+            self.watched.update(self.hands[s])
             if self.log.enabled:
                 self.log.emit("saw_hand", to=[q], seat=q, target=s, cards=seen)
         self.actor = q
@@ -760,6 +821,8 @@ class TaxonomyState(State):
             tkeys = [i for i, (k, _) in enumerate(self.tables[seat]) if k in self.ckeys[c]]
             k, cards = self.tables[seat][tkeys[0]]
             self.hands[seat].remove(c)
+            if c in self.watched:
+                self._left_hand(seat, c)
             cards.append(c)
             self._recount(seat)
             self._legal = None
@@ -849,7 +912,10 @@ class TaxonomyState(State):
         o.claims = list(self.claims)
         o.skips = list(self.skips)
         o.peeks = list(self.peeks)
-        o.peek_known = list(self.peek_known)
+        if self.knows:
+            o.kstock = [list(k) for k in self.kstock]
+            o.khand = [{q: set(cs) for q, cs in d.items()} for d in self.khand]
+            o.watched = set(self.watched)
         o.seen_hands = [dict(d) for d in self.seen_hands]
         o.queue = list(self.queue)
         o.drawn = list(self.drawn)
@@ -863,50 +929,56 @@ class TaxonomyState(State):
         return o
 
     def determinize(self, seat: int, rng: Rng) -> TaxonomyState:
-        """Resample what ``seat`` cannot see: the other hands, the stock order
-        (except the top cards it peeked at, while still there), the rolls of
-        hidden miscellaneous cards, the other seats' hidden choices and the
-        future of the RNG."""
+        """Resample what ``seat`` cannot see: the other hands, the stock order,
+        the rolls of hidden miscellaneous cards, the other seats' hidden choices
+        and the future of the RNG. What the seat remembers stays where it is
+        (reading 23): the peeked cards still on top of the stock, in order, and
+        the cards it knows are in another hand (seen through a claimed honest
+        monster, or peeked and then drawn by that seat), with their rolls.
+        Other seats' knowledge is dropped from the sample (it named real cards)."""
         o = self.clone()
         o.rng = rng.fork()
         n = self.players
-        keep: dict[int, int] = {}  # stock position -> card the seat knows is there
-        pk = self.peek_known[seat] if 0 <= seat < n else None
-        if pk is not None:
-            stock_then, top = pk
-            drawn_since = stock_then - len(self.stock)
-            for i, c in enumerate(top):
-                pos = stock_then - 1 - i  # index in the stock list (top = end)
-                if i >= drawn_since and pos < len(self.stock) and self.stock[pos] == c:
-                    keep[pos] = c
-        pool = [c for s in range(n) if s != seat for c in self.hands[s]]
-        pool += [c for i, c in enumerate(self.stock) if i not in keep]
+        me = 0 <= seat < n
+        known_top: list[int] = []
+        known_in: dict[int, set[int]] = {}
+        if self.knows:
+            if me:
+                known_top = self.kstock[seat]
+                known_in = self.khand[seat]
+            o.kstock = [ks if q == seat else [] for q, ks in enumerate(o.kstock)]
+            o.khand = [d if q == seat else {} for q, d in enumerate(o.khand)]
+        stock = self.stock
+        top = len(stock) - len(known_top)  # stock[top:] holds the known cards (reversed)
+        pool = [
+            c for q in range(n) if q != seat for c in self.hands[q] if c not in known_in.get(q, ())
+        ]
+        pool += stock[:top]
+        misc = self.deck.misc
         for c in pool:
-            if self.deck.misc[c] and not (seat in range(n) and c in keep.values()):
+            if misc[c]:
                 o.nat[c] = self.deck.nature_mask[c]
                 o.roll[c] = 0
                 o.ckeys[c] = self.deck.keys_of[c]
                 o._cc[c] = None
         rng.shuffle(pool)
-        i = 0
-        for s in range(n):
-            if s == seat:
+        for q in range(n):
+            if q == seat:
                 continue
-            k = len(self.hands[s])
-            o.hands[s] = pool[i : i + k]
-            i += k
-        rest = pool[i:]
-        o.stock = []
-        for pos in range(len(self.stock)):
-            o.stock.append(keep[pos] if pos in keep else rest.pop())
+            kept = known_in.get(q)
+            if kept:
+                o.hands[q] = [c if c in kept else pool.pop() for c in self.hands[q]]
+            else:
+                o.hands[q] = [pool.pop() for _ in self.hands[q]]
+        o.stock = pool + stock[top:]
         quiet, o.log.enabled = o.log.enabled, False
-        for s in range(n):
-            if s == seat:
+        for q in range(n):
+            if q == seat:
                 continue
-            for c in o.hands[s]:
+            for c in o.hands[q]:
                 if o.nat[c] & MISC:
-                    o._roll(c, [s])
-            o._recount(s)
+                    o._roll(c, [q])
+            o._recount(q)
         o.log.enabled = quiet
         # Hidden simultaneous choices of other seats are forgotten (they choose
         # again). Who may claim stays as it was: to_act() showed it.

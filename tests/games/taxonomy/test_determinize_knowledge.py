@@ -1,0 +1,168 @@
+"""Determinization keeps what a seat legitimately knows (RULES.md reading 23).
+
+The rule that gives the knowledge (rules v0.2, "Honest"): "Look at 3 cards from
+the stack and then put them down. If you have taken an honest monster from
+another player, it tells you what it saw in him: you can see what cards he is
+holding." A search bot's sampled worlds must keep those cards where the seat
+knows they are, and resample only the rest.
+"""
+
+from __future__ import annotations
+
+from bestiary.engine import Rng
+from bestiary.games.taxonomy.rules import TaxonomyState
+
+from .helpers import arrange, ids, state
+
+PEEKED = ["Slime", "Red Slime", "Sea Slime"]  # plain, Semisolid Life Form
+
+
+def samples(st: TaxonomyState, seat: int, k: int = 24) -> list[TaxonomyState]:
+    out = []
+    for i in range(k):
+        d = st.determinize(seat, Rng(1000 + i))
+        # The sample is a world the seat cannot tell apart from the real one...
+        assert d.view(seat) == st.view(seat)
+        # ...holding every card exactly once.
+        where = [
+            *(c for h in d.hands for c in h),
+            *d.stock,
+            *d.discards,
+            *(c for t in d.tables for _, cs in t for c in cs),
+            *(c for a in d.aside for c in a),
+        ]
+        assert sorted(where) == list(range(d.deck.size))
+        out.append(d)
+    return out
+
+
+def top(st: TaxonomyState, k: int) -> list[int]:
+    return st.stock[-k:][::-1]
+
+
+def step(st: TaxonomyState, seat: int, text: str) -> None:
+    """Play ``text`` for ``seat``, then let any claim window close unclaimed."""
+    st.apply_text(seat, text)
+    while st.phase == "claim":
+        for q in st.to_act():
+            st.apply_text(q, "pass")
+
+
+def peeked_state() -> TaxonomyState:
+    # Seat 0 draws Cancer (honest) and looks at the three cards below it.
+    st = arrange(state(4), {}, stock=["Cancer", *PEEKED])
+    assert [c["name"] for c in st.view(0)["peek"]["cards"]] == PEEKED
+    return st
+
+
+def test_every_determinization_keeps_the_peeked_cards_on_top_in_order() -> None:
+    """ "Look at 3 cards from the stack and then put them down": the drawer knows
+    the top three, in order, until they are drawn."""
+    st = peeked_state()
+    want = ids(st, PEEKED)
+    for d in samples(st, 0):
+        assert top(d, 3) == want
+    # A seat that did not peek knows nothing of the top: its samples vary there.
+    assert len({tuple(top(d, 3)) for d in samples(st, 1)}) > 1
+
+
+def test_a_peeked_card_drawn_by_another_seat_is_known_to_be_in_its_hand() -> None:
+    """The peeked cards move up as the stock is drawn; the one seat 1 drew is now in
+    seat 1's hand, and seat 0 (who saw it) knows it."""
+    st = peeked_state()
+    slime, red, sea = ids(st, PEEKED)
+    step(st, 0, "discard Cancer")  # seat 1 draws Slime
+    assert st.actor == 1 and slime in st.hands[1]
+    for d in samples(st, 0):
+        assert top(d, 2) == [red, sea], "the rest of the peek moved up, in order"
+        assert slime in d.hands[1]
+    filler = next(c for c in st.hands[1] if c != slime)
+    step(st, 1, f"discard {st.deck.names[filler]}")  # seat 2 draws Red Slime
+    for d in samples(st, 0):
+        assert slime in d.hands[1] and red in d.hands[2] and top(d, 1) == [sea]
+    # Slime leaves seat 1's hand in public: no sample keeps it there (it is discarded).
+    step(st, 2, f"discard {st.deck.names[next(c for c in st.hands[2] if c != red)]}")
+    step(st, 3, f"discard {st.deck.names[st.hands[3][0]]}")
+    step(st, 0, f"discard {st.deck.names[st.hands[0][0]]}")
+    step(st, 1, "discard Slime")
+    for d in samples(st, 0):
+        assert slime not in d.hands[1] and slime in d.discards
+        assert red in d.hands[2]
+
+
+def test_drawing_ones_own_peeked_card_is_no_news_and_the_rest_stay_on_top() -> None:
+    st = peeked_state()
+    slime, red, sea = ids(st, PEEKED)
+    for q in (0, 1, 2, 3):  # a round of turns: seats 1, 2, 3 draw Slime, Red Slime, Sea Slime
+        step(st, q, f"discard {st.deck.names[st.hands[q][-1 if q == 0 else 0]]}")
+    assert slime in st.hands[1] and red in st.hands[2] and sea in st.hands[3]
+    for d in samples(st, 0):
+        assert slime in d.hands[1] and red in d.hands[2] and sea in d.hands[3]
+    assert st.kstock[0] == [], "every peeked card has left the stock"
+
+
+def seen_state() -> TaxonomyState:
+    # Seat 1 claims the honest Sea Bishop from seat 0 and sees seat 0's hand.
+    st = arrange(state(4), {0: ["Sea Bishop"], 1: ["Mermaid", "Merrow", "Unagi Joro"]})
+    st.apply_text(0, "discard Sea Bishop")
+    st.apply_text(1, "claim Piscine")
+    assert sorted(c["name"] for c in st.view(1)["seen_hands"]["0"]) == sorted(
+        st.deck.names[c] for c in st.hands[0]
+    )
+    return st
+
+
+def test_a_hand_seen_through_an_honest_monster_is_kept_in_every_determinization() -> None:
+    """ "If you have taken an honest monster from another player, it tells you what
+    it saw in him: you can see what cards he is holding." """
+    st = seen_state()
+    seen = sorted(st.hands[0])
+    for d in samples(st, 1):
+        assert sorted(d.hands[0]) == seen
+    # The other hands are still resampled.
+    assert len({tuple(sorted(d.hands[2])) for d in samples(st, 1)}) > 1
+
+
+def test_cards_that_left_the_seen_hand_are_dropped_and_its_new_draw_is_unknown() -> None:
+    st = seen_state()
+    seen = list(st.hands[0])
+    step(st, 1, f"discard {st.deck.names[st.hands[1][0]]}")
+    step(st, 2, f"discard {st.deck.names[st.hands[2][0]]}")
+    step(st, 3, f"discard {st.deck.names[st.hands[3][0]]}")
+    new = st.drawn[0]  # seat 0's own draw: seat 1 did not see it
+    assert st.actor == 0 and new not in seen
+    gone = seen[0]
+    step(st, 0, f"discard {st.deck.names[gone]}")
+    still = set(seen) - {gone}
+    assert set(st.hands[0]) == still | {new}
+    sampled = samples(st, 1)
+    for d in sampled:
+        assert still <= set(d.hands[0]), "the cards still there are kept"
+        assert gone not in d.hands[0] and gone in d.discards
+    eighth = {next(c for c in d.hands[0] if c not in still) for d in sampled}
+    assert len(eighth) > 1, "the card seat 0 drew since is resampled"
+
+
+def test_knowledge_is_never_wrong_in_random_play_and_a_new_round_forgets_it() -> None:
+    """Whatever happens (draws by anyone, mean and cheerful discards, claims,
+    tabling), what a seat remembers is true: its peeked cards are the top of the
+    stock in order, and the cards it knows in a hand are in that hand. The next
+    round's reshuffle forgets it all."""
+    learned = 0
+    for seed in range(6):
+        st = state(4)
+        st = TaxonomyState(st.game, 4, seed, st.rules)
+        rng = Rng(seed)
+        while st.round == 0 and not st.over:
+            for s in range(4):
+                ks = st.kstock[s]
+                assert st.stock[len(st.stock) - len(ks) :][::-1] == ks
+                for q, cards in st.khand[s].items():
+                    assert cards <= set(st.hands[q])
+            learned += st.knows
+            seat = st.to_act()[0]
+            legal = st.legal(seat)
+            st.apply(seat, legal[rng.randrange(len(legal))])
+        if not st.over:
+            assert not st.knows and st.kstock == [[]] * 4 and st.khand == [{}] * 4
+    assert learned > 0, "some peeks happened, so the check was exercised"
