@@ -180,8 +180,20 @@ def describe(event: Event, deck: Sequence[Card] | None = None) -> str:
         return "Every Gene Pool is shuffled with its discard pile for the last time"
     if k == "generation":
         return f"— generation {d['number']} ({d['era']}) —"
+    if k == "final_tie":
+        return (
+            f"seats {d['seats']} tie with {d['cards']} cards in monsters and "
+            f"{d['creatures']} more creature(s): they play the Teratozoic Era again "
+            f"(replay {d['replay']} of at most {d['max_replays']})"
+        )
+    if k == "final_replay":
+        sizes = ", ".join(f"seat {s} {n}" for s, n in d["gene_pools"].items())
+        return f"The tied players shuffle their whole Gene Pools ({sizes} cards)"
     if k == "game_over":
-        return f"Game over: cards in monsters {d['scores']}, winner(s) {d['winners']}"
+        line = f"Game over: cards in monsters {d['scores']}, winner(s) {d['winners']}"
+        if d.get("replays"):
+            line += f" after {d['replays']} replay(s) of the Teratozoic Era {d['replay_cards']}"
+        return line
     parts = " ".join(f"{a}={b}" for a, b in d.items())
     return f"{k} {parts}".strip()
 

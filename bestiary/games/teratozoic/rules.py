@@ -65,8 +65,17 @@ class TeratozoicRules(Ruleset):
         False, "temporary rule: doubling cards double every card of their monster"
     )
     cards: str = option("", "card file (CSV, the format of data/cards.csv)", path=True)
+    max_final_replays: int = option(
+        3,
+        "'If you still have a tie, play the Teratozoic Era again!': at most this many "
+        "replays, then the still-tied players share the win (0: share at once)",
+    )
 
     def validate(self) -> None:
+        if not isinstance(self.max_final_replays, int) or self.max_final_replays < 0:
+            raise BadOptions(
+                f"max_final_replays must be a whole number >= 0, not {self.max_final_replays!r}"
+            )
         names = {e.name for e in default_eras()}
         for name in self.eras:
             if name not in names:
@@ -244,6 +253,12 @@ class TeratozoicState(State):
         self.breed_pos = 0
         self._result: Result | None = None
         self.final: list[PoolScore | None] = [None] * players
+        # The last tie-break, 'play the Teratozoic Era again': the seats replaying
+        # it (None when not replaying), how many replays so far, and the totals of
+        # the first final scoring (the game's scores; replays only break the tie).
+        self.replaying: tuple[int, ...] | None = None
+        self.replays = 0
+        self.first_scores: tuple[float, ...] | None = None
         # 'Select a starting player by any mutually agreeable means'.
         self.previous_winner = self.rng.randrange(players)
         for s in range(players):
@@ -263,6 +278,13 @@ class TeratozoicState(State):
 
     def clockwise(self, first: int) -> list[int]:
         return [(first + k) % self.players for k in range(self.players)]
+
+    def _in_play(self, seat: int) -> bool:
+        """Still in the game: not eliminated, and replaying if the Teratozoic Era
+        is being played again (only the tied players play it)."""
+        if self.eliminated[seat]:
+            return False
+        return self.replaying is None or seat in self.replaying
 
     def owned(self, seat: int) -> list[int]:
         """'their entire Gene Pool (including their Gene Pool Discard Pile and hand)'."""
@@ -322,7 +344,7 @@ class TeratozoicState(State):
         new hand ... always drawing first from the Mutations Deck'."""
         self.ratio_era = None
         for s in self.clockwise(first):
-            if self.eliminated[s]:
+            if not self._in_play(s):
                 continue
             hand: list[int] = []
             got_m = 0
@@ -347,7 +369,7 @@ class TeratozoicState(State):
 
     # ------------------------------------------------------------ generation
     def _start_generation(self) -> None:
-        order = [s for s in self.clockwise(self.previous_winner) if not self.eliminated[s]]
+        order = [s for s in self.clockwise(self.previous_winner) if self._in_play(s)]
         # 'once a player's Gene Pool is exhausted they cannot compete in any more
         # generations ... when one or fewer players are able to compete, the game is over.'
         self.competing = [s for s in order if self.hand[s]]
@@ -604,6 +626,8 @@ class TeratozoicState(State):
         put in the Mutations Deck Discard Pile', then new hands."""
         gained = set(self.taken) | set(self.kept)
         for s in range(self.players):
+            if not self._in_play(s):
+                continue  # a player left out of a final replay keeps its hand
             for c in self.hand[s] + self.tie_cards[s]:
                 if c not in gained:
                     self.mut_discard.append(c)
@@ -613,11 +637,9 @@ class TeratozoicState(State):
         assert self.winner is not None
         self.previous_winner = self.winner
         losing = [
-            s
-            for s in range(self.players)
-            if not self.eliminated[s] and len(self.owned(s)) < ELIMINATION
+            s for s in range(self.players) if self._in_play(s) and len(self.owned(s)) < ELIMINATION
         ]
-        if losing and all(self.eliminated[s] or s in losing for s in range(self.players)):
+        if losing and all(not self._in_play(s) or s in losing for s in range(self.players)):
             # Everyone left would lose at once: nobody can compete, so the game is
             # over and they are scored as they stand (RULES.md, a reading).
             self._finish()
@@ -637,43 +659,101 @@ class TeratozoicState(State):
 
     # ------------------------------------------------------------ the end
     def _finish(self) -> None:
-        self.phase = "over"
-        for s in range(self.players):
-            if not self.eliminated[s]:
-                self.final[s] = score_pool(self.deck, self.owned(s))
-        alive = [s for s in range(self.players) if not self.eliminated[s]]
-        scores = [float(self.final[s].cards) if self.final[s] else 0.0 for s in range(self.players)]  # type: ignore[union-attr]
+        """'At the end of the Teratozoic Era, each player assembles their entire
+        Gene Pool into up to three of the largest single-color monsters with no
+        loose ends ... The player with the highest total is the winner.'"""
+        contenders = [s for s in range(self.players) if self._in_play(s)]
+        for s in contenders:
+            self.final[s] = score_pool(self.deck, self.owned(s))
+        cards = {s: self.final[s].cards for s in contenders}  # type: ignore[union-attr]
+        if self.first_scores is None:
+            self.first_scores = tuple(float(cards.get(s, 0)) for s in range(self.players))
         winners: list[int] = []
-        if alive:
-            top = max(scores[s] for s in alive)
-            winners = [s for s in alive if scores[s] == top]
+        if contenders:
+            top = max(cards.values())
+            winners = [s for s in contenders if cards[s] == top]
             if len(winners) > 1:
                 # 'the player with the most creatures is the winner'.
                 extra = {s: self.final[s].extra_monsters() for s in winners}  # type: ignore[union-attr]
                 best = max(extra.values())
                 winners = [s for s in winners if extra[s] == best]
-        self._result = Result(
-            scores,
-            winners,
-            {
-                "generations": self.generation,
-                "final_era_reached": self.era.final,
-                "eliminated": sum(self.eliminated),
-                "gene_pool_size": sum(len(self.owned(s)) for s in alive) / max(len(alive), 1),
-                "winning_cards": max(scores) if scores else 0,
-                "solver_exact": all(self.final[s].exact for s in alive),  # type: ignore[union-attr]
-            },
-        )
-        self.log.emit(
-            "game_over",
-            scores=scores,
-            winners=winners,
-            monsters={
+                if len(winners) > 1 and self._can_replay(winners):
+                    self._replay(winners, top, best)
+                    return
+        self.phase = "over"
+        alive = [s for s in range(self.players) if not self.eliminated[s]]
+        scores = list(self.first_scores)
+        stats: dict[str, Any] = {
+            "generations": self.generation,
+            "final_era_reached": self.era.final,
+            "eliminated": sum(self.eliminated),
+            "gene_pool_size": sum(len(self.owned(s)) for s in alive) / max(len(alive), 1),
+            "winning_cards": max(scores) if scores else 0,
+            "solver_exact": all(self.final[s].exact for s in alive),  # type: ignore[union-attr]
+        }
+        if self.replays:
+            stats["final_replays"] = self.replays
+        self._result = Result(scores, winners, stats)
+        over: dict[str, Any] = {
+            "scores": scores,
+            "winners": winners,
+            "monsters": {
                 str(s): {c: m.size for c, m in f.by_colour.items()}
                 for s, f in enumerate(self.final)
                 if f is not None
             },
+        }
+        if self.replays:
+            over["replays"] = self.replays
+            over["replay_cards"] = {str(s): cards[s] for s in contenders}
+        self.log.emit("game_over", **over)
+
+    def _can_replay(self, tied: list[int]) -> bool:
+        """Replay unless the cap is reached ('max_final_replays', then the tied
+        players share the win) or fewer than two of them could stay in a game:
+        a player with 'fewer than five cards in their entire Gene Pool' has lost
+        by that rule, which only the game ending (everyone left falling below
+        five at once, RULES.md) spared; they share the win as scored."""
+        if self.replays >= self.rules.max_final_replays:
+            return False
+        return sum(1 for s in tied if len(self.owned(s)) >= ELIMINATION) >= 2
+
+    def _replay(self, tied: list[int], cards: int, creatures: int) -> None:
+        """'(If you still have a tie, play the Teratozoic Era again!)': the tied
+        players alone shuffle their whole Gene Pool (draw pile, discard pile and
+        any hand) and play the Teratozoic Era among themselves under its rules:
+        hands from the Gene Pool only, no reshuffle, an exhausted Gene Pool stops
+        competing; then the final scoring decides among them again."""
+        self.replays += 1
+        self.replaying = tuple(tied)
+        self.log.emit(
+            "final_tie",
+            seats=list(tied),
+            cards=cards,
+            creatures=creatures,
+            replay=self.replays,
+            max_replays=self.rules.max_final_replays,
         )
+        # The game may have ended before the final Era (everyone left falling
+        # below five cards at once): the replay is the Teratozoic Era all the same.
+        while not self.era.final:
+            self.era_discard.append(self.eras.pop(0))
+            self.log.emit("era", era=self.era.name, numbers=self.era.describe())
+        sizes: dict[str, int] = {}
+        for s in tied:
+            whole = self.owned(s)
+            self.rng.shuffle(whole)
+            self.pool[s], self.gdiscard[s], self.hand[s] = whole, [], []
+            sizes[str(s)] = len(whole)
+        for s in range(self.players):
+            self.held[s], self.tie_cards[s] = [], []
+        self.final_shuffled = True
+        self.ratio_era = None
+        self.winner = None
+        self.taken, self.kept = [], []
+        self.log.emit("final_replay", seats=list(tied), gene_pools=sizes, replay=self.replays)
+        self._draw_round(self.previous_winner)
+        self._start_generation()
 
     @property
     def over(self) -> bool:
@@ -729,6 +809,8 @@ class TeratozoicState(State):
             "kept": list(self.kept) if public else [],
             "gains_left": self.gains_left if self.phase.startswith("breed") else 0,
             "players": players,
+            "final_replays": self.replays,
+            "replaying": list(self.replaying) if self.replaying is not None else None,
             "seat": seat,
         }
         if seat is not None:
