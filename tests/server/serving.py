@@ -4,10 +4,13 @@ registers it before running the same CLI command."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -43,3 +46,15 @@ def serve(game_id: str, db: str, port: int, bot_delay: float = 0.05) -> subproce
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("bestiary serve did not start")
+
+
+@contextmanager
+def running(game_id: str, db: str, bot_delay: float = 0.05) -> Iterator[str]:
+    """A served app for the duration of the block: yields its base URL."""
+    port = free_port()
+    proc = serve(game_id, db, port, bot_delay=bot_delay)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)

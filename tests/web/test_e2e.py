@@ -8,8 +8,6 @@ the same walk is made with the toy game on the generic table page.
 
 from __future__ import annotations
 
-import os
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,23 +18,11 @@ import pytest
 from bestiary.engine import get_game
 
 from ..server.conftest import loadable_games
-from ..server.serving import ROOT, free_port, serve
+from ..server.serving import ROOT, running
+from .conftest import BROWSER_MARKS
 
-CHROMIUM = os.environ.get("BESTIARY_CHROMIUM")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = ROOT / "artifacts"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM, reason="BESTIARY_CHROMIUM is not set (no chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 GAME = "taxonomy" if "taxonomy" in loadable_games() else "toy"
 
@@ -44,23 +30,8 @@ GAME = "taxonomy" if "taxonomy" in loadable_games() else "toy"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = str(tmp_path_factory.mktemp("e2e") / "e2e.sqlite3")
-    port = free_port()
-    proc = serve(GAME, db, port, bot_delay=0)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    with running(GAME, db, bot_delay=0) as url:
+        yield url
 
 
 def test_lobby_to_the_end_of_a_game_by_clicking(server: str, browser: Any) -> None:

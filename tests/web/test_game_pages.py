@@ -17,8 +17,6 @@ Screenshots go to ``artifacts/`` (gitignored).
 from __future__ import annotations
 
 import json
-import os
-import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -28,44 +26,19 @@ import pytest
 from bestiary.engine import get_game
 
 from ..server.conftest import loadable_games
-from ..server.serving import ROOT, free_port, serve
+from ..server.serving import ROOT, running
+from .conftest import BROWSER_MARKS
 
-CHROMIUM = os.environ.get("BESTIARY_CHROMIUM")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-]
 ARTIFACTS = ROOT / "artifacts"
 WEB_GAMES = ROOT / "bestiary" / "web" / "games"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM, reason="BESTIARY_CHROMIUM is not set (no chromium)"),
-]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = str(tmp_path_factory.mktemp("pages") / "pages.sqlite3")
-    port = free_port()
-    proc = serve("monster-maker", db, port, bot_delay=0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    with running("monster-maker", db, bot_delay=0.01) as url:
+        yield url
 
 
 def card_list(game_id: str) -> str:
