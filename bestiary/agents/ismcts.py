@@ -29,7 +29,7 @@ class _Node:
 
 
 def _rewards(result: Result | None, players: int) -> list[float]:
-    """1 shared among the winners; a small score term breaks winless ties."""
+    """1 shared among the winners, 0 for everyone else (and for unfinished rollouts)."""
     if result is None:
         return [0.0] * players
     out = [0.0] * players

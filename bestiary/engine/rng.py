@@ -90,12 +90,6 @@ class Rng:
         other._r.setstate(self._r.getstate())
         return other
 
-    def getstate(self) -> Any:
-        return self._r.getstate()
-
-    def setstate(self, state: Any) -> None:
-        self._r.setstate(state)
-
     def randrange(self, n: int) -> int:
         return self._r.randrange(n)
 
@@ -119,11 +113,6 @@ class Rng:
         dice = notation if isinstance(notation, Dice) else Dice.parse(notation)
         r = self._r.randint
         return sum(r(1, dice.sides) for _ in range(dice.count)) + dice.modifier
-
-    def roll_each(self, notation: str | Dice) -> list[int]:
-        """The individual faces (modifier not included), for logs that show dice."""
-        dice = notation if isinstance(notation, Dice) else Dice.parse(notation)
-        return [self._r.randint(1, dice.sides) for _ in range(dice.count)]
 
     def fork(self) -> Rng:
         """A new independent RNG seeded from this one (for agents, determinization)."""

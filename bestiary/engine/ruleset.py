@@ -112,11 +112,6 @@ class Ruleset:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def diff(self, base: Ruleset) -> dict[str, Any]:
-        """The options that differ from ``base`` (what a record needs to store)."""
-        a, b = self.to_dict(), base.to_dict()
-        return {k: v for k, v in a.items() if b.get(k) != v}
-
 
 def parse_option_args(pairs: list[str] | None) -> dict[str, str]:
     """``["rounds=3", "claim-priority=nearest"]`` -> dict (from ``-o`` CLI flags)."""
