@@ -113,9 +113,25 @@ class State(ABC):
         self.log.enabled = False
 
     # -- copies for search --------------------------------------------------
+    #: Attributes a clone may share with its original because nothing changes
+    #: them once the state is built (the game, the rules, card tables). Every
+    #: other attribute must be copied: the trust tests (tests/test_trust.py)
+    #: walk both objects and fail if any other mutable object is reachable from
+    #: both, so a field added later cannot be forgotten by a fast ``clone()``.
+    SHARED: ClassVar[frozenset[str]] = frozenset({"game", "rules"})
+    #: Derived caches that a clone may reset and that are recomputed on demand;
+    #: they are left out of fingerprints and of the sharing check.
+    CACHES: ClassVar[frozenset[str]] = frozenset()
+
     def clone(self) -> State:
         """An independent exact copy. Games override this with a fast copy."""
         return copy.deepcopy(self)
+
+    def zones(self) -> Mapping[str, Sequence[Any]]:
+        """Every card of the match by zone (``"stock"``, ``"hand 0"``, …) as
+        hashable ids. A determinization must hold the same multiset of cards
+        (tests/test_trust.py). Games without cards return ``{}``."""
+        return {}
 
     @abstractmethod
     def determinize(self, seat: int, rng: Rng) -> State:
