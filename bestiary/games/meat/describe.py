@@ -92,7 +92,11 @@ def describe(e: Event) -> str:
     if k == "moved":
         return f"Seat {d['seat']}: creature moves {LANES[d['src']]} → {LANES[d['dest']]}{src}"
     if k == "returned":
+        if "card" not in d:
+            return f"The face-down creature on {_slot(d['slot'])} returns to its owner's hand"
         return f"{d['card']} returns to its owner's hand"
+    if k == "returned_card":
+        return f"  (it was {d['card']})"
     if k == "died":
         return f"{d['card']} ({_slot(d['slot'])}) dies"
     if k == "gain":

@@ -11,6 +11,7 @@ Podsumowanie (summary). RULES.md lists every reading.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -94,17 +95,31 @@ class MeatRules(Ruleset):
             raise BadOptions("max_rounds must be at least 1")
 
 
-_LISTS: tuple[str, ...] = ("tel", "vit", "leader", "cdeck", "ddeck", "cgrave", "dgrave", "row")
-_LISTS += ("field", "up", "pay_owed")
-_LISTS += ("atk_mod", "def_mod", "dmg", "kw_extra", "used", "doomed", "dstat", "attached_to")
-_LISTS += ("order", "tac_stage", "passed", "acted", "win_order", "resp_order", "picks", "stack")
-_NESTED: tuple[str, ...] = ("hand", "dfield", "tac_c", "tac_d", "drafted", "faction_count")
+def _copy_field(value: Any) -> Any:
+    """An independent copy of one state attribute: lists (of ints, tuples or
+    lists) are copied one level deeper than they nest, the RNG and the event
+    log are copied, immutable values are shared."""
+    if type(value) is list:
+        if value and type(value[0]) is list:
+            return [list(x) for x in value]
+        return list(value)
+    if isinstance(value, (Rng, EventLog)):
+        return value.copy()
+    if value is None or isinstance(value, (int, str, float, tuple)):
+        return value
+    return copy.deepcopy(value)
 
 
 class MeatState(State):
     """One match. Cards are instance ids (ints) of ``self.cs``."""
 
     rules: MeatRules
+
+    #: Built once per match and never changed: the game, the rules and the
+    #: card tables of ``cs`` (``kind``, ``defs``, ``fac`` and the action space).
+    SHARED = frozenset({"game", "rules", "cs", "space", "kind", "defs", "fac"})
+    #: The legal() memo, rebuilt on demand.
+    CACHES = frozenset({"_memo"})
 
     def __init__(self, game: Game, players: int, seed: int, rules: MeatRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -289,13 +304,23 @@ class MeatState(State):
     def leave_field(self, slot: int, to_hand: bool = False) -> None:
         """A creature leaves the battlefield (graveyard or hand) without dying."""
         iid = self.field[slot]
+        face_up = self.up[slot]
         self.field[slot] = -1
         self.up[slot] = False
         self._drop_equipment(iid)
         self._reset_card(iid)
         if to_hand:
-            self.hand[slot // 3].append(iid)
-            self.log.emit("returned", slot=slot, card=self.name(iid))
+            seat = slot // 3
+            self.hand[seat].append(iid)
+            if face_up:
+                self.log.emit("returned", slot=slot, card=self.name(iid))
+            else:
+                # A face-down card goes back to the hand unseen: only its
+                # owner's team learns which card it was.
+                self.log.emit("returned", slot=slot)
+                self.log.emit(
+                    "returned_card", to=self.team(seat & 1), slot=slot, card=self.name(iid)
+                )
         else:
             self.cgrave.append(iid)
 
@@ -1053,16 +1078,34 @@ class MeatState(State):
         return build_view(self, seat)
 
     def clone(self) -> MeatState:
+        """An independent copy. Every attribute outside SHARED/CACHES is copied
+        by its type, so a field added later cannot be shared by mistake (search
+        copies once changed the real match through shared leader bonuses)."""
         other = MeatState.__new__(MeatState)
-        other.__dict__.update(self.__dict__)
-        for k in _LISTS:
-            setattr(other, k, list(getattr(self, k)))
-        for k in _NESTED:
-            setattr(other, k, [list(x) for x in getattr(self, k)])
-        other.rng = self.rng.copy()
-        other.log = self.log.copy()
+        shared = self.SHARED
+        new = other.__dict__
+        for k, v in self.__dict__.items():
+            new[k] = v if k in shared else _copy_field(v)
         other._memo = None
         return other
+
+    def zones(self) -> dict[str, list[int]]:
+        """Every card instance by zone; each card is in exactly one zone."""
+        n = self.players
+        out: dict[str, list[int]] = {
+            "creature deck": list(self.cdeck),
+            "destiny deck": list(self.ddeck),
+            "creature graveyard": list(self.cgrave),
+            "destiny graveyard": list(self.dgrave),
+            "draft row": list(self.row),
+            "stack": [e[1] for e in self.stack],
+            "attached": [d for d in self.cs.destiny_ids if self.attached_to[d] >= 0],
+        }
+        for s in range(n):
+            out[f"hand {s}"] = list(self.hand[s])
+            out[f"field {s}"] = [c for c in self.field[s * 3 : s * 3 + 3] if c >= 0]
+            out[f"destiny field {s}"] = list(self.dfield[s])
+        return out
 
     def determinize(self, seat: int, rng: Rng) -> MeatState:
         """Resample every card ``seat``'s team cannot see: both decks' order,

@@ -1,0 +1,117 @@
+"""Trust: search copies never touch the real match, a determinization holds the
+same cards, and no seat learns a card the rulebook hides from it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from bestiary.engine import Rng
+from bestiary.games.meat import GAME
+from bestiary.games.meat.rules import P_LEADER, P_WINDOW, MeatState
+
+from .helpers import at_tactics, events, place
+
+_IMMUTABLE = (int, str, float, bool, tuple, frozenset, type(None))
+
+
+def _mutables(obj: Any, seen: dict[int, Any]) -> None:
+    """Every mutable object reachable from ``obj`` (by id)."""
+    if isinstance(obj, _IMMUTABLE):
+        if isinstance(obj, tuple):
+            for x in obj:
+                _mutables(x, seen)
+        return
+    if id(obj) in seen:
+        return
+    seen[id(obj)] = obj
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _mutables(v, seen)
+    elif isinstance(obj, list):
+        for v in obj:
+            _mutables(v, seen)
+    elif hasattr(obj, "__dict__"):
+        for v in vars(obj).values():
+            _mutables(v, seen)
+    elif hasattr(obj, "__slots__"):
+        for k in obj.__slots__:
+            _mutables(getattr(obj, k, None), seen)
+
+
+def _owned(st: MeatState) -> dict[int, Any]:
+    seen: dict[int, Any] = {}
+    for k, v in vars(st).items():
+        if k not in st.SHARED and k not in st.CACHES and k != "log":
+            _mutables(v, seen)
+    return seen
+
+
+def _midgame(players: int = 2, seed: int = 4, steps: int = 80) -> MeatState:
+    st = GAME.new(players, seed=seed)
+    assert isinstance(st, MeatState)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if st.over:
+            break
+        seat = st.to_act()[0]
+        legal = st.legal(seat)
+        st.apply(seat, legal[rng.randrange(len(legal))])
+    return st
+
+
+def test_a_leader_picked_in_a_clone_changes_nothing_in_the_original() -> None:
+    """ISMCTS picks leaders in search copies: the real match must not get their
+    passives (this once gave +1 defence to a faction whose leader nobody chose)."""
+    st = GAME.new(2, seed=1)
+    assert isinstance(st, MeatState) and st.phase == P_LEADER
+    seat = st.to_act()[0]
+    before = ([list(x) for x in st.lb_atk], [list(x) for x in st.lb_def], list(st.rounds_won))
+    for move in st.legal(seat):
+        copy = st.clone()
+        copy.apply(seat, move)
+        copy.rounds_won[0] += 1
+    assert ([list(x) for x in st.lb_atk], [list(x) for x in st.lb_def]) == before[:2]
+    assert st.rounds_won == before[2] and st.leader == [-1, -1]
+
+
+def test_a_clone_shares_no_mutable_object_outside_shared() -> None:
+    for players in (2, 4):
+        st = _midgame(players)
+        copy = st.clone()
+        common = set(_owned(st)) & set(_owned(copy))
+        assert not common, [type(_owned(st)[i]).__name__ for i in common]
+        det = st.determinize(0, Rng(3))
+        assert not set(_owned(st)) & set(_owned(det))
+
+
+def test_zones_hold_every_card_once_also_after_determinize() -> None:
+    for players in (2, 4, 6):
+        for steps in (0, 40, 90, 160):
+            st = _midgame(players, seed=steps, steps=steps)
+            cards = [c for z in st.zones().values() for c in z]
+            assert sorted(cards) == list(range(len(st.cs.kind)))
+            for seat in range(players):
+                det = st.determinize(seat, Rng(seat))
+                got = Counter(c for z in det.zones().values() for c in z)
+                assert got == Counter(cards)
+
+
+def test_returning_a_face_down_creature_tells_the_opponent_no_name() -> None:
+    """Rozkaz Odwrotu on one's own face-down creature in the Tactics window: the
+    card goes back to its owner's hand unseen ("rewersem do góry", face down),
+    so the opponent learns the slot, never the card."""
+    st = at_tactics(2, 0, {0: ["Bober", "Rozkaz Odwrotu"], 1: ["Rekrut"]}, instant_windows=True)
+    place(st, 0, {"front": "Bober"})
+    place(st, 1, {"front": "Rekrut"})
+    assert st.phase == P_WINDOW
+    while 0 not in st.to_act():
+        st.apply_text(st.to_act()[0], "pass")
+    st.apply_text(0, "cast Rozkaz Odwrotu @ s0 front")
+    while st.phase != P_WINDOW or 0 not in st.to_act():
+        st.apply_text(st.to_act()[0], "pass")
+    assert "Bober" in [st.name(c) for c in st.hand[0]]
+    for e in st.events_since(0, 1):
+        assert "Bober" not in str(e.data), e
+    assert events(st, "returned", 1) and "card" not in events(st, "returned", 1)[0]
+    assert any(e.get("card") == "Bober" for e in events(st, "returned_card", 0))
