@@ -365,7 +365,7 @@ def _common(p: _Parser, raw: dict[str, Any]) -> tuple[str, str, str, int]:
 _CREATURE_KEYS = {"name", "en", "faction", "rarity", "cost", "attack", "defence", "keywords"}
 _CREATURE_KEYS |= {"reveal", "death", "ability"}
 _DESTINY_KEYS = {"name", "en", "kind", "rarity", "cost", "attack", "defence", "keywords"}
-_DESTINY_KEYS |= {"instant", "fusion", "on", "target", "effects"}
+_DESTINY_KEYS |= {"instant", "fusion", "on", "target", "effects", "ability"}
 
 
 def _creature(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
@@ -377,16 +377,6 @@ def _creature(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
     faction = p.s(raw, "faction")
     if faction not in FACTIONS:
         raise p.fail(f"faction {faction!r} is unknown; factions: {', '.join(FACTIONS)}")
-    ability = None
-    if "ability" in raw:
-        a = raw["ability"]
-        if not isinstance(a, dict):
-            raise p.fail("ability must be a table { cost, target, effects }")
-        chosen = p.chosen(a)
-        effs = p.effects(a.get("effects"), chosen, "creature")
-        if not effs:
-            raise p.fail("ability has no effects")
-        ability = Ability(p.n(a, "cost", 0, lo=0), chosen, effs)
     return CardDef(
         index,
         name,
@@ -400,8 +390,25 @@ def _creature(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
         faction=faction,
         reveal=p.effects(raw.get("reveal"), "", "creature"),
         death=p.effects(raw.get("death"), "", "creature"),
-        ability=ability,
+        ability=_ability(p, raw),
     )
+
+
+def _ability(p: _Parser, raw: dict[str, Any]) -> Ability | None:
+    """A ♦ ability table (a creature's own, or one FUSION equipment grants)."""
+    if "ability" not in raw:
+        return None
+    a = raw["ability"]
+    if not isinstance(a, dict):
+        raise p.fail("ability must be a table { cost, target, effects }")
+    unknown = set(a) - {"cost", "target", "effects"}
+    if unknown:
+        raise p.fail(f"ability has unknown field(s) {', '.join(sorted(unknown))}")
+    chosen = p.chosen(a)
+    effs = p.effects(a.get("effects"), chosen, "creature")
+    if not effs:
+        raise p.fail("ability has no effects")
+    return Ability(p.n(a, "cost", 0, lo=0), chosen, effs)
 
 
 def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
@@ -417,7 +424,7 @@ def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
         raise p.fail(f"on = {on!r} is unknown; triggers: {', '.join(SPELL_TRIGGERS)}")
     if kind == "equipment":
         if instant or on != "play" or "effects" in raw:
-            raise p.fail("equipment has stats and keywords, not instant/on/effects")
+            raise p.fail("equipment has stats, keywords and an ability, not instant/on/effects")
         target = p.chosen(raw) or ("creature" if fusion else "own")
         if not fusion and target != "own":
             raise p.fail("only FUSION equipment may be attached to another player's creature")
@@ -433,21 +440,40 @@ def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
             keywords=p.keywords(raw),
             fusion=fusion,
             target=target,
+            ability=_ability(p, raw),
         )
-    if fusion or "attack" in raw or "defence" in raw or "keywords" in raw:
-        raise p.fail("a spell has no fusion, attack, defence or keywords")
+    if fusion or "keywords" in raw or "ability" in raw:
+        raise p.fail("a spell has no fusion, keywords or ability")
     if instant and on != "play":
         raise p.fail("an INSTANT spell is played from the hand, so its trigger is 'play'")
     target = p.chosen(raw)
     if on != "play" and target:
         raise p.fail("a spell that fires by itself cannot choose a target")
     effs = p.effects(raw.get("effects"), target, on if on == "ally_dies" else "spell")
+    # The card anatomy prints attack and defence on spells too: they go to the
+    # spell's target as a buff, before its other effects.
+    attack, defence = p.n(raw, "attack", 0), p.n(raw, "defence", 0)
+    if attack or defence:
+        if not target:
+            raise p.fail("a spell's attack/defence go to its target: give it a 'target'")
+        effs = (Effect("buff", "target", attack=attack, defence=defence), *effs)
     if not effs:
         raise p.fail("a spell needs effects")
     if any(e.to == "spell" for e in effs) and not instant:
         raise p.fail("only an INSTANT spell can counter a spell")
     return CardDef(
-        index, name, en, "spell", rarity, cost, instant=instant, on=on, target=target, effects=effs
+        index,
+        name,
+        en,
+        "spell",
+        rarity,
+        cost,
+        attack=attack,
+        defence=defence,
+        instant=instant,
+        on=on,
+        target=target,
+        effects=effs,
     )
 
 

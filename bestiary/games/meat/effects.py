@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from .cards import LANES, CardDef, Effect, keyword_names
+from .cards import LANES, Ability, CardDef, Effect, keyword_names
 
 if TYPE_CHECKING:
     from .rules import MeatState
@@ -187,6 +187,11 @@ def _effects_text(effects: Iterable[Effect]) -> str:
     return "; ".join(effect_text(e) for e in effects)
 
 
+def _ability_text(a: Ability) -> str:
+    aim = f" (target: {_TARGET_TEXT[a.target]})" if a.target else ""
+    return f"♦{a.cost}{aim}: {_effects_text(a.effects)}"
+
+
 def card_text(d: CardDef) -> str:
     """An English rules text generated from the card's data."""
     parts: list[str] = []
@@ -195,9 +200,7 @@ def card_text(d: CardDef) -> str:
         if d.reveal:
             parts.append(f"REVEAL: {_effects_text(d.reveal)}")
         if d.ability:
-            a = d.ability
-            aim = f" (target: {_TARGET_TEXT[a.target]})" if a.target else ""
-            parts.append(f"♦{a.cost}{aim}: {_effects_text(a.effects)}")
+            parts.append(_ability_text(d.ability))
         if d.death:
             parts.append(f"On death: {_effects_text(d.death)}")
     elif d.type == "equipment":
@@ -208,6 +211,8 @@ def card_text(d: CardDef) -> str:
         parts.append(
             f"{head}: attach to {whom}; it gets {stats}" + (f", {', '.join(kws)}" if kws else "")
         )
+        if d.ability:
+            parts.append(f"it gains {_ability_text(d.ability)}")
     else:
         if d.instant:
             parts.append("INSTANT")

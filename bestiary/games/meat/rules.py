@@ -46,7 +46,17 @@ from .actions import (
     Move,
     space_for,
 )
-from .cards import CHALLENGE, CLEAVE, FACTIONS, LANES, REFLEX, TOXIN, CardSet, load_cards
+from .cards import (
+    CHALLENGE,
+    CLEAVE,
+    FACTIONS,
+    LANES,
+    REFLEX,
+    TOXIN,
+    Ability,
+    CardSet,
+    load_cards,
+)
 
 # Phases.
 P_LEADER, P_DRAFT, P_DISCARD, P_TACTICS, P_WINDOW, P_ACTIVATION, P_RESPOND, P_OVER, P_PAY = range(9)
@@ -117,7 +127,7 @@ class MeatState(State):
 
     #: Built once per match and never changed: the game, the rules and the
     #: card tables of ``cs`` (``kind``, ``defs``, ``fac`` and the action space).
-    SHARED = frozenset({"game", "rules", "cs", "space", "kind", "defs", "fac"})
+    SHARED = frozenset({"game", "rules", "cs", "space", "kind", "defs", "fac", "gear_abilities"})
     #: The legal() memo, rebuilt on demand.
     CACHES = frozenset({"_memo"})
 
@@ -136,6 +146,8 @@ class MeatState(State):
         self._memo: tuple[int, int, list[Move]] | None = None
         self.defs = cs.defs
         self.fac = [FACTIONS.index(d.faction) if d.faction else -1 for d in cs.defs]
+        # Equipment instances that grant a ♦ ability (usually none).
+        self.gear_abilities = tuple(i for i in cs.destiny_ids if cs.defs[cs.kind[i]].ability)
         start = {2: rules.vitality_1v1, 4: rules.vitality_2v2, 6: rules.vitality_3v3}[n]
         self.vit_start = start
         self.vit = [start, start]
@@ -212,6 +224,18 @@ class MeatState(State):
         iid = self.field[slot]
         return self.defs[self.kind[iid]].keywords | self.kw_extra[iid]
 
+    def ability_of(self, iid: int) -> Ability | None:
+        """The creature's ♦ ability: its own, else one granted by fused
+        equipment ("otrzymuje korzyści wynikające z opisu FUZJI"); a creature
+        has one ♦ ability, so its own wins (RULES.md)."""
+        own = self.defs[self.kind[iid]].ability
+        if own is not None:
+            return own
+        for e in self.gear_abilities:
+            if self.attached_to[e] == iid:
+                return self.defs[self.kind[e]].ability
+        return None
+
     def roll_order(self, seats: list[int], why: str) -> list[int]:
         """Die-roll order, highest first; tied seats roll again."""
         keys = {s: [self.rng.randint(1, 6)] for s in seats}
@@ -272,9 +296,10 @@ class MeatState(State):
 
     # ------------------------------------------------------------ creatures
     def hurt(self, slot: int, amount: int, toxin: bool, source: str) -> None:
-        iid = self.field[slot]
-        if iid < 0 or amount <= 0:
+        if self.field[slot] < 0 or amount <= 0:
             return
+        slot = self._redirect(slot)  # WYZWANIE takes any damage aimed beside it
+        iid = self.field[slot]
         self.dmg[iid] += amount
         if toxin:
             self.doomed[iid] = True
@@ -481,7 +506,7 @@ class MeatState(State):
             iid = self.field[slot]
             if iid < 0 or self.used[iid]:
                 continue
-            a = self.defs[self.kind[iid]].ability
+            a = self.ability_of(iid)
             if a is None or a.cost > self.tel[seat]:
                 continue
             out += [sp.get(ABILITY, lane, t) for t in self._targets(seat, a.target)]
@@ -796,21 +821,7 @@ class MeatState(State):
                 self.dstat[c] = D_UNPAID
         self.log.emit("revealed", creatures=reveal, destiny=destiny)
         seats = [*self.team(self.first_team), *self.team(self.first_team ^ 1)]
-        for s in seats:  # ODKRYCIE: fires when the card is turned up
-            for lane in range(3):
-                slot = s * 3 + lane
-                iid = self.field[slot]
-                if iid >= 0 and self.defs[self.kind[iid]].reveal:
-                    d = self.defs[self.kind[iid]]
-                    self.log.emit("reveal_ability", slot=slot, card=d.name)
-                    fx.run(
-                        self,
-                        d.reveal,
-                        s,
-                        src=slot,
-                        toxin=bool(self.keywords(slot) & TOXIN),
-                        source=d.name,
-                    )
+        self._reveal_abilities(seats)
         if self.over:
             return
         # Pay for destiny cards; a player who cannot pay for all of them chooses
@@ -828,6 +839,27 @@ class MeatState(State):
             self.phase = P_PAY
         else:
             self._begin_turns()
+
+    def _reveal_abilities(self, seats: list[int]) -> None:
+        """ODKRYCIE fires when the card is turned up (side that starts first,
+        seat order, lanes left to right). A creature brought to 0 defence "karta
+        natychmiast zostaje przeniesiona na stos CMENTARZA": it dies before the
+        next ability, so its own REVEAL never fires, and destiny cards are not
+        paid yet, so a Zemsta paid later does not fire for it."""
+        order = [self.field[s * 3 + x] for s in seats for x in range(3)]
+        for iid in order:
+            if iid < 0 or iid not in self.field:
+                continue  # dead or returned by an earlier REVEAL
+            d = self.defs[self.kind[iid]]
+            if not d.reveal:
+                continue
+            slot = self.field.index(iid)
+            self.log.emit("reveal_ability", slot=slot, card=d.name)
+            toxin = bool(self.keywords(slot) & TOXIN)
+            fx.run(self, d.reveal, slot // 3, src=slot, toxin=toxin, source=d.name)
+            self.settle()
+            if self.over:
+                return
 
     def _pay(self, seat: int, iid: int) -> None:
         d = self.defs[self.kind[iid]]
@@ -871,7 +903,7 @@ class MeatState(State):
         slot = seat * 3 + lane
         iid = self.field[slot]
         d = self.defs[self.kind[iid]]
-        a = d.ability
+        a = self.ability_of(iid)
         assert a is not None
         self.tel[seat] -= a.cost
         self.used[iid] = True
@@ -955,11 +987,14 @@ class MeatState(State):
             self._summary()
 
     def _redirect(self, slot: int) -> int:
-        """WYZWANIE: a creature takes the damage aimed at friendly creatures beside it."""
-        if self.keywords(slot) & CHALLENGE:
+        """WYZWANIE: "ISTOTA przejmuje obrażenia kierowane w stronę sąsiednich,
+        przyjaznych ISTOT" — battle, spell and ability damage alike (only CIĘCIE
+        is limited to the Battle phase). A face-down creature's text is not in
+        play yet, so only a face-up challenger takes damage."""
+        if self.keywords(slot) & CHALLENGE and self.up[slot]:
             return slot
         for b in fx.beside(slot):
-            if self.field[b] >= 0 and self.keywords(b) & CHALLENGE:
+            if self.field[b] >= 0 and self.up[b] and self.keywords(b) & CHALLENGE:
                 return b
         return slot
 
@@ -983,7 +1018,7 @@ class MeatState(State):
             if kw & CLEAVE:
                 aims += [b for b in fx.beside(o) if f[b] >= 0]
             for t in aims:
-                hits.append((self._redirect(t), a, bool(kw & TOXIN), self.name(iid)))
+                hits.append((t, a, bool(kw & TOXIN), self.name(iid)))
         for t, a, tox, src in hits:
             self.hurt(t, a, tox, src)
         self.settle()

@@ -34,6 +34,7 @@ def _creature(st: MeatState, slot: int, knows: bool) -> dict[str, Any] | None:
     if not st.up[slot] and not knows:
         return public
     d = st.defs[st.kind[iid]]
+    ability = st.ability_of(iid)
     gear = [st.name(e) for e in st.cs.destiny_ids if st.attached_to[e] == iid]
     return {
         **public,
@@ -44,7 +45,7 @@ def _creature(st: MeatState, slot: int, knows: bool) -> dict[str, Any] | None:
         "defence": st.defence(slot),
         "keywords": keyword_names(st.keywords(slot)),
         "ability_used": st.used[iid],
-        "ability_cost": d.ability.cost if d.ability else None,
+        "ability_cost": ability.cost if ability else None,
         "equipment": gear,
     }
 
