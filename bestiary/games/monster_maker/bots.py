@@ -6,43 +6,25 @@ It sees only its seat's view and legal moves (through the agent context).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from bestiary.agents.base import AgentContext
 from bestiary.engine import Rng
 
+from . import battle
 from .actions import Move
+from .battle import Member
 from .cards import CardSet, Strength, load_cardset
+from .ruleset import MonsterMakerRules
 
 # Corridor lengths the draw pile is rich in: a road-back remainder of one of
 # these is likely to be drawn before the endgame.
 COMMON = (10, 20, 30, 40)
 FIGHT_ODDS = 0.6  # start a battle when the best party wins this often
 ENOUGH = 0.85  # stop adding cards to a battle at these odds
-
-
-@lru_cache(maxsize=256)
-def _dist(st: Strength) -> tuple[tuple[int, float], ...]:
-    return tuple(st.distribution().items())
-
-
-def _convolve(a: dict[int, float], b: tuple[tuple[int, float], ...]) -> dict[int, float]:
-    out: dict[int, float] = {}
-    for x, p in a.items():
-        for y, q in b:
-            out[x + y] = out.get(x + y, 0.0) + p * q
-    return out
-
-
-def win_chance(parts: list[tuple[tuple[int, float], ...]], need: int) -> float:
-    """P(sum of independent strengths >= need)."""
-    if not parts:
-        return 0.0
-    d: dict[int, float] = {0: 1.0}
-    for part in parts:
-        d = _convolve(d, part)
-    return sum(p for v, p in d.items() if v >= need)
+DETOUR_ODDS = 0.75  # detour around a monster the best party beats less often than this
+BIG_MONSTER = 18  # a monster this strong costs many characters: detour unless ...
+SURE_WIN = 0.95  # ... the odds are this good (then the fight is worth its cards)
 
 
 def _reachable(values: list[int], target: int) -> bool:
@@ -56,6 +38,18 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0, fight_odds: str | float = FIGHT_ODDS) -> None:
         self.rng = Rng(seed)
         self.fight_odds = float(fight_odds)
+        # The card set and strengths of the match, loaded once per match (per
+        # rules object), not at every decision.
+        self._rules: MonsterMakerRules | None = None
+        self._cs: CardSet | None = None
+        self._strength: tuple[Strength | None, ...] = ()
+
+    def _cards(self, rules: MonsterMakerRules) -> tuple[CardSet, tuple[Strength | None, ...]]:
+        if self._cs is None or rules is not self._rules:
+            self._rules = rules
+            self._cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
+            self._strength = battle.strengths(self._cs, rules)
+        return self._cs, self._strength
 
     # ------------------------------------------------------------ entry
     def act(self, ctx: AgentContext) -> Move:
@@ -63,12 +57,12 @@ class HeuristicAgent:
         if len(legal) == 1:
             return legal[0]
         rules = ctx.rules
-        cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
+        cs, table = self._cards(rules)
         view = ctx.view()
         by: dict[str, list[Move]] = {}
         for m in legal:
             by.setdefault(m.kind, []).append(m)
-        turn = _Turn(self, cs, view, ctx.seat, by, rules)
+        turn = _Turn(self, cs, table, view, ctx.seat, by, rules)
         return turn.decide()
 
 
@@ -79,10 +73,11 @@ class _Turn:
         self,
         agent: HeuristicAgent,
         cs: CardSet,
+        table: tuple[Strength | None, ...],
         view: dict[str, Any],
         seat: int,
         by: dict[str, list[Move]],
-        rules: Any,
+        rules: MonsterMakerRules,
     ) -> None:
         self.agent, self.cs, self.view, self.seat, self.by, self.rules = (
             agent,
@@ -92,13 +87,14 @@ class _Turn:
             by,
             rules,
         )
+        self.table = table  # strengths under the rules in force (battle.strengths)
         self.me = view["players"][seat]
         self.hand = [cs.by_name[n.casefold()].index for n in view["hand"]]
-        self.strength = {c.index: c.strength for c in cs.cards if c.strength is not None}
-        sleep = cs.by_name.get("sleep")
-        if rules.sleep_errata and sleep is not None:
-            self.strength[sleep.index] = Strength.parse("2D")
         self.tindex = {t.name: t.index for t in cs.treasures}
+
+    def mean(self, c: int) -> float:
+        st = self.table[c]
+        return st.mean if st is not None else 0.0
 
     # ------------------------------------------------------------ helpers
     def progress(self, p: dict[str, Any]) -> float:
@@ -119,9 +115,8 @@ class _Turn:
         if card.kind == "monster":
             return 1.0 + card.value / 10
         if card.kind == "character":
-            st = self.strength[c]
             extra = 1.0 if card.has("avoids_traps") else 0.0
-            return 1.0 + st.mean / 5 + extra
+            return 1.0 + self.mean(c) / 5 + extra
         if card.kind == "spell":
             return 1.5
         if card.kind == "detour":
@@ -142,84 +137,87 @@ class _Turn:
     # ------------------------------------------------------------ battle odds
     def _need(self) -> int:
         name = self.me["monster"]
-        return self.cs.by_name[name.casefold()].value + self.me["battle_penalty"]
+        return self.cs.by_name[name.casefold()].value
 
-    def _party_parts(self, party: list[dict[str, Any]]) -> list[tuple[tuple[int, float], ...]]:
-        parts = []
+    def _monster(self) -> int:
+        return self.cs.by_name[self.me["monster"].casefold()].index
+
+    def _odds(self, party: list[Member]) -> float:
+        """The game's own battle rules (battle.py) on this party."""
+        return battle.win_chance(
+            self.cs, self.rules, self.table, party, self._need(), self.me["battle_penalty"]
+        )
+
+    def _members(self, party: list[dict[str, Any]]) -> list[Member]:
+        """The view's battle list as battle members."""
+        by_name = self.cs.by_name
+        out = []
         for m in party:
-            c = self.cs.by_name[m["card"].casefold()].index
-            sp = m.get("spell")
-            if sp is not None:
-                s = self.cs.by_name[sp.casefold()]
-                if s.has("charm") and self.rules.charm_alone:
-                    parts.append(_dist(self.strength[s.index]))
-                    continue
-                if self.rules.spell_strength == "added":
-                    parts.append(_dist(self.strength[c]))
-                parts.append(_dist(self.strength[s.index]))
-            else:
-                parts.append(_dist(self.strength[c]))
-            w = m.get("weapon")
-            if w is not None:
-                parts.append(((self.cs.treasures[self.tindex[w]].weapon_bonus, 1.0),))
-        return parts
+            sp, wp = m.get("spell"), m.get("weapon")
+            out.append(
+                Member(
+                    by_name[m["card"].casefold()].index,
+                    by_name[sp.casefold()].index if sp is not None else -1,
+                    self.tindex[wp] if wp is not None else -1,
+                )
+            )
+        return out
 
-    def _after(self, party: list[dict[str, Any]], m: Move) -> list[dict[str, Any]]:
-        """The battle party after move ``m`` (a model of the rules' battle step)."""
-        cards = self.cs.cards
-        party = [dict(x) for x in party]
+    def _after(self, party: list[Member], m: Move) -> list[Member]:
+        """The battle party after move ``m`` (the rules' battle step)."""
+        party = list(party)
         if m.kind == "fight":
-            party.append({"card": cards[m.a].name, "spell": None, "weapon": None})
+            party.append(Member(m.a))
         elif m.kind == "cast":
-            for x in party:
-                if x["card"] == cards[m.b].name and x["spell"] is None:
-                    x["spell"] = cards[m.a].name
+            for i, x in enumerate(party):
+                if x.card == m.b and x.spell < 0:
+                    party[i] = Member(x.card, m.a, x.weapon)
                     break
         elif m.kind == "wield":
-            for x in party:
-                if x["card"] == cards[m.b].name and x["weapon"] is None:
-                    x["weapon"] = self.cs.treasures[m.a].name
+            for i, x in enumerate(party):
+                if x.card == m.b and x.weapon < 0:
+                    party[i] = Member(x.card, x.spell, m.a)
                     break
         return party
 
     def best_odds(self) -> float:
         """Greedy estimate of the best odds with every character, spell and weapon in hand."""
-        cards = self.cs.cards
-        need = self._need()
-        human = cards[self.cs.by_name[self.me["monster"].casefold()].index].mtype == "human"
+        cards, cs, rules = self.cs.cards, self.cs, self.rules
+        mon = self._monster()
         chars = sorted(
-            (c for c in self.hand if cards[c].kind == "character"),
-            key=lambda c: -self.strength[c].mean,
+            (c for c in self.hand if cards[c].kind == "character"), key=lambda c: -self.mean(c)
         )
         if not chars:
             return 0.0
-        parts = [_dist(self.strength[c]) for c in chars]
-        p_all = win_chance(parts, need)
-        spells = [
-            c
-            for c in self.hand
-            if cards[c].kind == "spell" and not (cards[c].has("human_only") and not human)
-        ]
-        best = p_all
-        if self.rules.charm_alone:
-            for s in spells:
-                if cards[s].has("charm"):
-                    best = max(best, win_chance([_dist(self.strength[s])], need))
-            spells = [s for s in spells if not cards[s].has("charm")]
-        casters = [
-            c for c in chars if self.rules.spell_casters == "anyone" or cards[c].has("casts")
-        ]
-        extra = []
-        if self.rules.spell_strength == "added":
-            # One spell per caster: the first casters carry the spells.
-            extra = [_dist(self.strength[s]) for s in spells[: len(casters)]]
+        plain = [Member(c) for c in chars]
+        best = self._odds(plain)
+        spells = [c for c in self.hand if cards[c].kind == "spell"]
+        for s in spells:  # Charm alone: one caster, nobody else
+            if cards[s].has("charm") and rules.charm_alone:
+                for c in chars:
+                    if battle.spell_refusal(cs, rules, s, c, mon) is None:
+                        best = max(best, self._odds([Member(c, s)]))
+                        break
+        # One spell per character, the strongest characters first; one weapon each.
+        armed: list[Member] = []
+        left = [s for s in spells if not (cards[s].has("charm") and rules.charm_alone)]
+        weapons = []
         if self.me["status"] == "returning":
-            for name in self.view["my_treasures"]:
-                t = self.cs.treasures[self.tindex[name]]
-                if t.weapon and any(cards[c].name in t.weapon_users for c in chars):
-                    extra.append(((t.weapon_bonus, 1.0),))
-        if extra:
-            best = max(best, win_chance(parts + extra, need))
+            weapons = [
+                self.tindex[n]
+                for n in self.view["my_treasures"]
+                if cs.treasures[self.tindex[n]].weapon
+            ]
+        for c in chars:
+            sp = next((s for s in left if battle.spell_refusal(cs, rules, s, c, mon) is None), -1)
+            if sp >= 0:
+                left.remove(sp)
+            wp = next((t for t in weapons if battle.weapon_refusal(cs, t, c, True) is None), -1)
+            if wp >= 0:
+                weapons.remove(wp)
+            armed.append(Member(c, sp, wp))
+        if armed != plain:
+            best = max(best, self._odds(armed))
         return best
 
     # ------------------------------------------------------------ decisions
@@ -242,17 +240,16 @@ class _Turn:
 
     def battle(self) -> Move:
         by = self.by
-        need = self._need()
-        party = self.view["battle"]
+        party = self._members(self.view["battle"])
         if "wield" in by:  # weapons are not used up: always worth it
             return by["wield"][0]
-        now = win_chance(self._party_parts(party), need) if party else -1.0
+        now = self._odds(party) if party else -1.0
         if now >= ENOUGH and "roll" in by:
             return by["roll"][0]
         best, best_p = by["roll"][0] if "roll" in by else by["fight"][0], now
         for kind in ("cast", "fight"):
             for m in by.get(kind, []):
-                p = win_chance(self._party_parts(self._after(party, m)), need)
+                p = self._odds(self._after(party, m))
                 # Prefer spells (cheap) over characters at similar odds.
                 p_adj = p + (0.02 if kind == "cast" else 0.0)
                 if p_adj > best_p + 0.01:
@@ -262,7 +259,7 @@ class _Turn:
     def after(self) -> Move:
         by = self.by
         if "heal" in by:
-            return max(by["heal"], key=lambda m: self.strength[m.a].mean)
+            return max(by["heal"], key=lambda m: self.mean(m.a))
         if "send" in by:
             targets = {m.a for m in by["send"]}
             lead = self.leader(targets)

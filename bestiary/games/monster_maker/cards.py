@@ -105,13 +105,18 @@ class CardType:
     def has(self, ability: str) -> bool:
         return ability in self.abilities
 
-    def label(self) -> str:
+    def label(self, strength: Strength | None) -> str:
+        """``Name (10p)``, ``Name (16, human)``, ``Name (2D)`` or ``Name``.
+
+        ``strength`` is the card's strength under the rules in force (the
+        Sleep errata changes it), never the printed one: a label must show
+        what the card rolls."""
         if self.kind == "corridor":
             return f"{self.name} ({self.value}p)"
         if self.kind == "monster":
             return f"{self.name} ({self.value}, {self.mtype})"
-        if self.strength is not None:
-            return f"{self.name} ({self.strength})"
+        if strength is not None:
+            return f"{self.name} ({strength})"
         return self.name
 
 

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from .battle import strengths
 from .cards import load_cardset
 from .ruleset import MonsterMakerRules
 
 
 def catalog(rules: MonsterMakerRules) -> dict[str, Any]:
     cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
+    table = strengths(cs, rules)  # the rules in force (Sleep errata), as the state rolls
     deck = []
     for c in cs.cards:
         value: Any = c.value if c.kind in ("corridor", "monster") else None
-        if c.strength is not None:
-            value = str(c.strength)
-            if rules.sleep_errata and c.name.casefold() == "sleep":
-                value = "2D"
+        st = table[c.index]
+        if st is not None:
+            value = str(st)
         deck.append(
             {
                 "name": c.name,
@@ -56,5 +57,18 @@ def catalog(rules: MonsterMakerRules) -> dict[str, Any]:
             "treasures": len(treasures),
             "prizes": sum(p.count for p in cs.prizes),
         },
-        "reconstructed": "deck counts and values, prize cards, Magic Armor's gold (RULES.md)",
+        "reconstructed": _reconstructed(rules),
     }
+
+
+def _reconstructed(rules: MonsterMakerRules) -> str | None:
+    """What in the files in force is a reconstruction (RULES.md); a designer's own
+    file is not."""
+    parts = []
+    if not rules.cards:
+        parts.append("deck counts and values")
+    if not rules.prizes:
+        parts.append("prize cards")
+    if not rules.treasures:
+        parts.append("Magic Armor's gold")
+    return ", ".join(parts) + " (RULES.md)" if parts else None

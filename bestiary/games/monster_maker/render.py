@@ -1,5 +1,10 @@
 """Terminal pictures for Monster Maker: the table as one seat sees it, event lines,
-and the card catalog (``bestiary cards monster-maker``)."""
+and the card catalog (``bestiary cards monster-maker``).
+
+Card, treasure and prize names come from a designer's files: they are data,
+never Rich markup, so every name reaches Rich escaped (or inside a ``Text``).
+``describe`` returns plain text (the web page shows it as text too).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -77,7 +83,8 @@ def describe(event: Event) -> str:
             if "roll" in r:
                 bits.append(f"{r['dice']}→{r['roll']}")
             if "spell" in r:
-                bits.append(f"{r['spell']}→{r.get('spell_roll', r['strength'])}")
+                dice = f" {r['spell_dice']}" if "spell_dice" in r else ""
+                bits.append(f"{r['spell']}{dice}→{r.get('spell_roll', r['strength'])}")
             if "weapon" in r:
                 bits.append(f"+{r['weapon']}")
             parts.append(" ".join(bits) + f" = {r['strength']}")
@@ -112,12 +119,49 @@ def describe(event: Event) -> str:
         return f"{who} dies in the dungeon ({d['reason']})"
     if k == "dungeon_end":
         home = ", ".join(map(_seat, d["home"])) or "nobody"
-        return f"Dungeon {d['number']} is over; home: {home}"
+        line = f"Dungeon {d['number']} is over; home: {home}"
+        detail = d.get("detail") or {}
+        if detail:  # victory=dungeons: what each brought home, dice as rolled
+            worth = "; ".join(
+                f"{_seat(s)} {d['gold'][int(s)]} ({_worth(rows)})" for s, rows in detail.items()
+            )
+            won = ", ".join(map(_seat, d["winners"]))
+            line += f"; gold {worth}; won by {won}"
+        return line
     if k == "game_over":
         gold = ", ".join(f"{_seat(s)} {g}" for s, g in enumerate(d["gold"]))
-        return f"Game over ({d['reason']}): gold {gold}"
+        line = f"Game over ({d['reason']}): gold {gold}"
+        if d.get("victory") == "dungeons":
+            wins = ", ".join(f"{_seat(s)} {int(w)}" for s, w in enumerate(d["scores"]))
+            line += f"; dungeon wins {wins}"
+        return line
     parts_ = " ".join(f"{a}={b}" for a, b in d.items())
     return f"{k} {parts_}".strip()
+
+
+def _worth(rows: Sequence[Sequence[Any]]) -> str:
+    return ", ".join(f"{name} {gold}" for name, gold in rows) or "nothing"
+
+
+def _banked(p: Mapping[str, Any]) -> str:
+    """Banked treasures with what the dice-valued ones rolled, then the prizes."""
+    rolled = {name: gold for name, gold in p.get("rolled", [])}
+    names = [f"{t} ({rolled[t]})" if t in rolled else t for t in p["banked"]]
+    return ", ".join(names + p["prizes"])
+
+
+def _final_lines(f: Mapping[str, Any], victory: str) -> list[RenderableType]:
+    """The result as the rules in force count it, with each seat's gold breakdown."""
+    gold = ", ".join(f"seat {s}: {g}" for s, g in enumerate(f["gold"]))
+    head = f"Game over ({f['reason']}). Gold: {gold}"
+    if victory == "dungeons":
+        wins = ", ".join(f"seat {s}: {int(w)}" for s, w in enumerate(f["scores"]))
+        head = f"Game over ({f['reason']}). Dungeon wins: {wins} (gold {gold})"
+    lines: list[RenderableType] = [Text(head, style="bold green")]
+    for s, rows in enumerate(f.get("detail", [])):
+        if rows:
+            lines.append(Text(f"  seat {s}: {_worth(rows)}"))
+    return lines
 
 
 def _where(p: Mapping[str, Any], room: int) -> str:
@@ -151,15 +195,17 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         treasure = ", ".join(p["open_treasures"])
         if p["hidden_treasures"]:
             treasure += (", " if treasure else "") + f"{p['hidden_treasures']} hidden"
-        banked = ", ".join(p["banked"] + p["prizes"])
+        monster = (
+            Text(f"{p['monster']} ({p['monster_strength']})", style="red") if p["monster"] else ""
+        )
         t.add_row(
             f"{mark}{s}{you}",
             _where(p, room),
             corridors,
-            f"[red]{p['monster']} ({p['monster_strength']})[/]" if p["monster"] else "",
+            monster,
             str(p["hand_size"]),
-            treasure,
-            banked,
+            Text(treasure),
+            Text(_banked(p)),
         )
     lines: list[RenderableType] = [t]
     piles = (
@@ -184,31 +230,34 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         lines.append(Text(f"In battle: {party}", style="yellow"))
     if view["trap"]:
         lines.append(Text(f"TRAP! lose {view['to_lose']} more card(s) or avoid it", style="red"))
+    if view["phase"] == "discard":
+        lines.append(Text("Over the hand limit after the dispel: discard a card", style="red"))
     if view["charmed"]:
         lines.append(Text(f"Charmed {view['charmed']} may be sent before another player"))
     if events:
-        lines.append(Panel("\n".join(describe(e) for e in events), title="log", expand=False))
+        lines.append(Panel(Text("\n".join(describe(e) for e in events)), title="log", expand=False))
     if view["final"]:
-        f = view["final"]
-        gold = ", ".join(f"seat {s}: {g}" for s, g in enumerate(f["gold"]))
-        lines.append(Text(f"Game over ({f['reason']}). Gold: {gold}", style="bold green"))
+        lines.extend(_final_lines(view["final"], view.get("victory", "gold")))
     return Group(*lines)
 
 
 def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
-    deck = Table(title=f"Monster Maker cards ({catalog['totals']['deck']}, reconstructed)")
+    # Only the shipped files are reconstructions (a designer's own file is not).
+    rebuilt = catalog.get("reconstructed") or ""
+    mark = ", reconstructed" if "deck" in rebuilt else ""
+    deck = Table(title=f"Monster Maker cards ({catalog['totals']['deck']}{mark})")
     for col in ("card", "kind", "count", "value", "type", "abilities"):
         deck.add_column(col)
     for c in catalog["deck"]:
         deck.add_row(
-            c["name"],
+            escape(c["name"]),
             c["kind"],
             str(c["count"]),
             "" if c["value"] is None else str(c["value"]),
             c["type"] or "",
-            " ".join(c["abilities"]),
+            escape(" ".join(c["abilities"])),
         )
-    tr = Table(title="Treasure cards (appendix C)")
+    tr = Table(title="Treasure cards" + (" (appendix C)" if "Magic Armor" in rebuilt else ""))
     for col in ("treasure", "open", "gold", "effect"):
         tr.add_column(col)
     for t in catalog["treasures"]:
@@ -225,10 +274,12 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
             eff.append("Thief or Dwarf: two treasures")
         if t["special"] == "goddess":
             eff.append("roll 1D: 1-3 keeps the gold")
-        tr.add_row(t["name"], "OPEN" if t["open"] else "", t["gold"], "; ".join(eff))
-    pr = Table(title="Prize cards (reconstructed)")
+        tr.add_row(
+            escape(t["name"]), "OPEN" if t["open"] else "", t["gold"], escape("; ".join(eff))
+        )
+    pr = Table(title="Prize cards" + (" (reconstructed)" if "prize" in rebuilt else ""))
     for col in ("prize", "count", "gold"):
         pr.add_column(col)
     for p in catalog["prizes"]:
-        pr.add_row(p["name"], str(p["count"]), str(p["gold"]))
+        pr.add_row(escape(p["name"]), str(p["count"]), str(p["gold"]))
     return Group(deck, tr, pr)

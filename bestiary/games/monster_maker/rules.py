@@ -16,18 +16,25 @@ Cards are small ints (rows of the data files). Phases:
 - ``after``: after a battle: Heal, send a charmed monster on, (house rule)
   a corridor, or ``end turn``.
 - ``door``: just arrived with a Secret Door and a Thief or Dwarf in hand.
+- ``discard``: the action was used by a dispel (``dispel_costs_action``) and the
+  hand is still over the limit: "You may not have 8 or more cards at the end
+  of your turn", so the player discards down to it.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from bestiary.engine import EventLog, IllegalAction, NotYourTurn, Result, Rng, State
+from bestiary.engine import Event, EventLog, IllegalAction, NotYourTurn, Result, Rng, State
 
 from .actions import MAX_SEATS, Move, action_space
+from .battle import Member, charm_alone, member_strength, spell_refusal, strengths, weapon_refusal
+from .battle import wins as beats
 from .cards import CardSet, Strength, load_cardset
 from .ruleset import MonsterMakerRules
+from .scoring import goddess_keeps, roll_gold
 
 OUT, BACK, HOME, DEAD = 0, 1, 2, 3
 STATUS = ("outward", "returning", "home", "dead")
@@ -37,8 +44,32 @@ DUNGEON_GUARD = 12
 TRAP_LOSS = 3
 
 
+def _copy_field(value: Any) -> Any:
+    """An independent copy of one state attribute, by its type (see ``clone``)."""
+    t = type(value)
+    if t is list:
+        if value and type(value[0]) in (list, set, dict):
+            return [_copy_field(x) for x in value]
+        return value[:]
+    if t is set:
+        return set(value)
+    if t in (int, str, bool, float, type(None)):
+        return value
+    if t is dict:
+        return copy.deepcopy(value)
+    if isinstance(value, (Rng, EventLog)):
+        return value.copy()
+    return copy.deepcopy(value)
+
+
 class MonsterMakerState(State):
     rules: MonsterMakerRules
+
+    #: Built once per match and never changed: the game, the rules, the card
+    #: set, its action space and the strengths in force (a tuple).
+    SHARED: ClassVar[frozenset[str]] = frozenset({"game", "rules", "cs", "space", "strength"})
+    #: The legal-moves list kept for the apply() that follows legal().
+    CACHES: ClassVar[frozenset[str]] = frozenset({"_cached"})
 
     def __init__(self, game: Any, players: int, seed: int, rules: MonsterMakerRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -47,11 +78,8 @@ class MonsterMakerState(State):
         self.cs: CardSet = load_cardset(rules.cards, rules.treasures, rules.prizes)
         self.space = action_space(self.cs)
         cs = self.cs
-        sleep = cs.by_name.get("sleep")
-        self.strength: list[Strength | None] = [c.strength for c in cs.cards]
-        if rules.sleep_errata and sleep is not None and sleep.kind == "spell":
-            # Errata (D): "Sleep's value should be 2D, not 1D."
-            self.strength[sleep.index] = Strength.parse("2D")
+        # Errata (D) applied once: rolls and labels both read this table.
+        self.strength: tuple[Strength | None, ...] = strengths(cs, rules)
         if rules.treasure_distance:
             self.room = rules.treasure_distance
         else:  # §4: 80p with five players, 70p with six, else 100p (§3 <Treasure Cards>)
@@ -64,6 +92,7 @@ class MonsterMakerState(State):
         self.removed: list[int] = []  # treasures out of the game (once-a-game cards)
         self.drawn_once: set[int] = set()  # once-a-game treasures already drawn (redraw mode)
         self.worthless: set[int] = set()  # Statues of Goddess that rolled 4-6
+        self.gold_rolled: dict[int, int] = {}  # banked dice treasures: rolled once, kept
         self.banked: list[list[int]] = [[] for _ in range(n)]
         self.prizes: list[list[int]] = [[] for _ in range(n)]
         self.dungeon_wins = [0] * n
@@ -278,11 +307,6 @@ class MonsterMakerState(State):
         m = self.monster[seat]
         return m >= 0 and self.cs.cards[m].mtype == "undead"
 
-    def _can_cast(self, char: int) -> bool:
-        if self.rules.spell_casters == "anyone":
-            return True
-        return self.cs.cards[char].has("casts")
-
     # ------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
         if self.final is not None:
@@ -313,6 +337,8 @@ class MonsterMakerState(State):
             out.extend(get("door", c) for c in kinds if cards[c].has("opens_doors"))
             out.append(get("leave_door"))
             return out
+        if ph == "discard":
+            return [get("discard", c) for c in kinds]
         if ph == "battle":
             return self._battle_moves(seat, kinds)
         if ph == "after":
@@ -359,10 +385,10 @@ class MonsterMakerState(State):
             return out  # "the 4D from Charm alone must overcome the monster"
         out.extend(get("fight", c) for c in kinds if cards[c].kind == "character")
         free = sorted({self.party[i] for i in range(len(self.party)) if self.spell_of[i] < 0})
-        human = cards[self.monster[seat]].mtype == "human"
+        mon = self.monster[seat]
         for s in kinds:
             sc = cards[s]
-            if sc.kind != "spell" or (sc.has("human_only") and not human):
+            if sc.kind != "spell":
                 continue
             if (
                 sc.has("charm")
@@ -370,16 +396,21 @@ class MonsterMakerState(State):
                 and (len(self.party) > 1 or any(x >= 0 for x in self.spell_of + self.weapon_of))
             ):
                 continue
-            out.extend(get("cast", s, c) for c in free if self._can_cast(c))
+            out.extend(
+                get("cast", s, c)
+                for c in free
+                if spell_refusal(self.cs, self.rules, s, c, mon) is None
+            )
         if self.status[seat] == BACK:
             unarmed = sorted(
                 {self.party[i] for i in range(len(self.party)) if self.weapon_of[i] < 0}
             )
             for t in self.held[seat]:
-                tt = self.cs.treasures[t]
-                if tt.weapon and t not in self.weapon_of:
+                if t not in self.weapon_of:
                     out.extend(
-                        get("wield", t, c) for c in unarmed if cards[c].name in tt.weapon_users
+                        get("wield", t, c)
+                        for c in unarmed
+                        if weapon_refusal(self.cs, t, c, road_back=True) is None
                     )
         return out
 
@@ -450,6 +481,9 @@ class MonsterMakerState(State):
         self._take(seat, m.a)
         self._discard(m.a)
         self.log.emit("discard", seat=seat, card=self.cs.cards[m.a].name)
+        if self.phase == "discard":  # the dispel before it was the turn's action
+            self._main_done()
+            return
         # Discarding down to the limit is not progress towards home.
         self._main_done(passed=self.endgame)
 
@@ -491,10 +525,15 @@ class MonsterMakerState(State):
 
     # ------------------------------------------------------------ free (or not) actions
     def _free_or_main(self, costs_action: bool) -> None:
-        if costs_action:
-            self._main_done()
-        else:
+        if not costs_action:
             self.passes = 0
+        elif len(self.hands[self.turn]) > self.rules.hand_limit:
+            # "You may not have 8 or more cards at the end of your turn": a
+            # treasure dispel keeps every card, so the player discards first.
+            self.passes = 0
+            self.phase = "discard"
+        else:
+            self._main_done()
 
     def _do_dispel(self, seat: int, m: Move) -> None:
         """<Cleric> 1): "Automatically dispels an Undead monster (discard both cards)." """
@@ -597,31 +636,37 @@ class MonsterMakerState(State):
         total = 0
         charm_by = -1
         for i, c in enumerate(self.party):
-            sp, wp = self.spell_of[i], self.weapon_of[i]
-            if sp >= 0 and cards[sp].has("charm") and self.rules.charm_alone:
+            member = Member(c, self.spell_of[i], self.weapon_of[i])
+            sp, wp = member.spell, member.weapon
+            if sp >= 0 and cards[sp].has("charm"):
+                charm_by = c
+            if charm_alone(self.cs, self.rules, member):
                 v = self._roll(sp)  # Charm alone: only its dice count
+                v = member_strength(self.cs, self.rules, member, 0, v)
                 rows.append({"card": cards[c].name, "spell": cards[sp].name, "strength": v})
                 total += v
-                charm_by = c
                 continue
-            v = self._roll(c)
-            row: dict[str, Any] = {"card": cards[c].name, "dice": str(self.strength[c]), "roll": v}
+            cr = self._roll(c)
+            row: dict[str, Any] = {
+                "card": cards[c].name,
+                "dice": str(self.strength[c]),
+                "roll": cr,
+            }
+            sr = 0
             if sp >= 0:
-                sv = self._roll(sp)
+                sr = self._roll(sp)
                 row["spell"] = cards[sp].name
-                row["spell_roll"] = sv
-                v = v + sv if self.rules.spell_strength == "added" else sv
-                if cards[sp].has("charm"):
-                    charm_by = c
+                row["spell_dice"] = str(self.strength[sp])
+                row["spell_roll"] = sr
             if wp >= 0:
                 row["weapon"] = self.cs.treasures[wp].name
-                v += self.cs.treasures[wp].weapon_bonus
+            v = member_strength(self.cs, self.rules, member, cr, sr)
             row["strength"] = v
             rows.append(row)
             total += v
         penalty = self.battle_penalty(seat)
         total -= penalty
-        won = total >= strength
+        won = beats(total, strength)
         for i, c in enumerate(self.party):
             self._discard(c)
             self.fallen.append(c)
@@ -719,7 +764,7 @@ class MonsterMakerState(State):
         if tt.special == "goddess":
             r = self.rng.roll("1D")
             info["roll"] = r
-            if r >= 4:
+            if not goddess_keeps(r):
                 self.worthless.add(t)
         self.log.emit("treasure", seat=seat, treasure=tt.name, open=True, **info)
         if tt.special == "secret_door":
@@ -766,25 +811,36 @@ class MonsterMakerState(State):
 
     # ------------------------------------------------------------ dungeon end
     def _gold(self, t: int) -> int:
+        """A banked treasure's gold. Dice are rolled the first time it is counted
+        and the roll is kept ("This is done when the game is over"; with
+        ``victory=dungeons`` that is the dungeon's end, and the final total
+        reuses the same roll)."""
         tt = self.cs.treasures[t]
         if t in self.worthless:
             return 0
-        g = tt.gold
-        if not g.rolled:
-            return g.fixed
-        return self.rng.roll(f"{g.dice}D") * g.times + g.plus
+        if not tt.gold.rolled:
+            return tt.gold.fixed
+        if t not in self.gold_rolled:
+            self.gold_rolled[t] = roll_gold(tt.gold, self.rng)
+        return self.gold_rolled[t]
 
     def _end_dungeon(self) -> None:
         n = self.players
         home = [s for s in range(n) if self.status[s] == HOME]
         self.home_counts.append(len(home))
         dungeon_gold = [0] * n
+        detail: dict[str, list[list[Any]]] = {}
         for s in home:
             self.banked[s].extend(self.held[s])
             if self.rules.victory == "dungeons":
-                dungeon_gold[s] = sum(self._gold(t) for t in self.held[s]) + sum(
-                    self.cs.prizes[p].gold for p in self.prizes[s][-1:] if s == self.first_home
-                )
+                rows = [[self.cs.treasures[t].name, self._gold(t)] for t in self.held[s]]
+                if s == self.first_home:
+                    rows += [
+                        [self.cs.prizes[p].name, self.cs.prizes[p].gold]
+                        for p in self.prizes[s][-1:]
+                    ]
+                dungeon_gold[s] = sum(g for _, g in rows)
+                detail[str(s)] = rows
             self.held[s] = []
         winners: list[int] = []
         if self.rules.victory == "dungeons" and home:
@@ -793,7 +849,12 @@ class MonsterMakerState(State):
             for s in winners:
                 self.dungeon_wins[s] += 1
         self.log.emit(
-            "dungeon_end", number=self.dungeon, home=home, winners=winners, gold=dungeon_gold
+            "dungeon_end",
+            number=self.dungeon,
+            home=home,
+            winners=winners,
+            gold=dungeon_gold,
+            detail=detail,
         )
         reason = ""
         if not self.treasure_pile:
@@ -828,7 +889,14 @@ class MonsterMakerState(State):
             scores = [float(g) for g in gold]
         self.final = {"reason": reason, "gold": gold, "detail": detail, "scores": scores}
         self.phase = "over"
-        self.log.emit("game_over", reason=reason, gold=gold, scores=scores)
+        self.log.emit(
+            "game_over",
+            reason=reason,
+            gold=gold,
+            scores=scores,
+            victory=self.rules.victory,
+            detail=detail,
+        )
 
     # ------------------------------------------------------------ outcome
     @property
@@ -882,6 +950,12 @@ class MonsterMakerState(State):
                     "secret_door_waiting": self.door_open[s],
                     "battle_penalty": self.battle_penalty(s),
                     "banked": [tn[t] for t in self.banked[s]],
+                    # What each dice-valued banked treasure rolled (once, kept).
+                    "rolled": [
+                        [tn[t], self.gold_rolled[t]]
+                        for t in self.banked[s]
+                        if t in self.gold_rolled
+                    ],
                     "worthless": [
                         tn[t] for t in self.banked[s] + self.held[s] if t in self.worthless
                     ],
@@ -914,9 +988,12 @@ class MonsterMakerState(State):
             "charmed": cn[self.charmed] if self.charmed >= 0 else None,
             "seat": seat,
             "hand": sorted(cn[c] for c in self.hands[seat]) if seat is not None else None,
-            "hand_labels": sorted(cs.cards[c].label() for c in self.hands[seat])
+            # Labels and strengths under the rules in force (the Sleep errata).
+            "hand_labels": sorted(cs.cards[c].label(self.strength[c]) for c in self.hands[seat])
             if seat is not None
             else None,
+            "hand_cards": self._hand_cards(seat) if seat is not None else None,
+            "victory": self.rules.victory,
             "my_treasures": [tn[t] for t in self.held[seat]] if seat is not None else None,
             "final": self.final,
         }
@@ -928,45 +1005,70 @@ class MonsterMakerState(State):
             ]
         return v
 
+    def _hand_cards(self, seat: int) -> list[dict[str, Any]]:
+        """The seat's hand as data for the web page, strengths as the rules roll them."""
+        out = []
+        for c in sorted(self.hands[seat], key=lambda c: self.cs.cards[c].name):
+            card = self.cs.cards[c]
+            st = self.strength[c]
+            out.append(
+                {
+                    "name": card.name,
+                    "kind": card.kind,
+                    "value": card.value if card.kind in ("corridor", "monster") else None,
+                    "strength": str(st) if st is not None else None,
+                    "type": card.mtype or None,
+                    "abilities": sorted(card.abilities),
+                }
+            )
+        return out
+
     # ------------------------------------------------------------ copies
     def clone(self) -> MonsterMakerState:
+        """An independent copy: every attribute outside SHARED is copied by its
+        type, so a field added later cannot be shared by mistake."""
         o = MonsterMakerState.__new__(MonsterMakerState)
-        o.__dict__.update(self.__dict__)
-        o.rng = self.rng.copy()
-        o.log = self.log.copy()
-        for name in (
-            "deck",
-            "discard",
-            "treasure_pile",
-            "prize_pile",
-            "removed",
-            "dist_out",
-            "dist_back",
-            "extra",
-            "status",
-            "monster",
-            "door_open",
-            "dungeon_wins",
-            "home_counts",
-            "party",
-            "spell_of",
-            "weapon_of",
-            "fallen",
-        ):
-            setattr(o, name, list(getattr(self, name)))
-        for name in ("hands", "out", "back", "held", "banked", "prizes"):
-            setattr(o, name, [list(x) for x in getattr(self, name)])
-        o.shown = [set(x) for x in self.shown]
-        o.drawn_once = set(self.drawn_once)
-        o.worthless = set(self.worthless)
+        shared = self.SHARED
+        new = o.__dict__
+        for k, v in self.__dict__.items():
+            new[k] = v if k in shared else _copy_field(v)
+        o._cached = None
         return o
+
+    def zones(self) -> dict[str, list[tuple[str, int]]]:
+        """Every card by zone: deck cards ``("card", type)``, treasures
+        ``("treasure", i)``, prizes ``("prize", type)``."""
+        n = self.players
+
+        def cards(xs: Sequence[int]) -> list[tuple[str, int]]:
+            return [("card", c) for c in xs]
+
+        z: dict[str, list[tuple[str, int]]] = {
+            "draw pile": cards(self.deck),
+            "discard pile": cards(self.discard),
+            "battle": cards(self.party + [x for x in self.spell_of if x >= 0]),
+            "charmed": cards([self.charmed] if self.charmed >= 0 else []),
+            "trap": cards([self.trap] if self.trap >= 0 else []),
+            "treasure pile": [("treasure", t) for t in self.treasure_pile],
+            "treasures out of the game": [("treasure", t) for t in self.removed],
+            "prize pile": [("prize", p) for p in self.prize_pile],
+        }
+        for s in range(n):
+            z[f"hand {s}"] = cards(self.hands[s])
+            z[f"corridors out {s}"] = cards(self.out[s])
+            z[f"corridors back {s}"] = cards(self.back[s])
+            z[f"monster {s}"] = cards([self.monster[s]] if self.monster[s] >= 0 else [])
+            z[f"treasures {s}"] = [("treasure", t) for t in self.held[s]]
+            z[f"banked {s}"] = [("treasure", t) for t in self.banked[s]]
+            z[f"prizes {s}"] = [("prize", p) for p in self.prizes[s]]
+        return z
 
     def determinize(self, seat: int, rng: Rng) -> MonsterMakerState:
         """Resample other hands + the draw pile, hidden treasures + the treasure pile,
         the prize pile and the dice."""
         o = self.clone()
-        o._cached = None  # other hands change: a cached legal list may not hold
         o.rng = rng.fork()
+        o.log = self._log_for(seat)
         cards = self.cs.cards
         others = [s for s in range(self.players) if s != seat]
         # Hands never hold traps (drawn traps are shown at once), so traps stay in the pile.
@@ -1000,7 +1102,32 @@ class MonsterMakerState(State):
         o.treasure_pile = closed + opened
         rng.shuffle(o.treasure_pile)
         rng.shuffle(o.prize_pile)
+        o.drawn_once = self._drawn_once_for(seat, o, hidden_slots)
         return o
+
+    def _log_for(self, seat: int) -> EventLog:
+        """The log as ``seat`` knows it: events it may not see keep their place
+        (indices stay valid) but lose their data (the real hidden cards)."""
+        log = EventLog(self.log.enabled)
+        log.events = [
+            e if e.visible(seat) else Event(e.index, e.kind, {}, e.visible_to)
+            for e in self.log.events
+        ]
+        return log
+
+    def _drawn_once_for(
+        self, seat: int, o: MonsterMakerState, hidden_slots: list[tuple[int, int]]
+    ) -> set[int]:
+        """Once-a-game treasures drawn already, as far as ``seat`` knows, plus any
+        the resampling put into hidden slots (the redraw rule reads this set)."""
+        tr = self.cs.treasures
+        hidden = {self.held[s][i] for s, i in hidden_slots}
+        known = {
+            t
+            for t in self.drawn_once
+            if t not in hidden and (tr[t].open or t not in self.treasure_pile)
+        }
+        return known | {o.held[s][i] for s, i in hidden_slots if tr[o.held[s][i]].once_per_game}
 
     # ------------------------------------------------------------ action space
     def action_index(self, action: Any) -> int:

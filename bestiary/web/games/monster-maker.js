@@ -51,19 +51,20 @@ const GROUPS = [
 ];
 
 // The card list, when the server offers it (``bestiary cards monster-maker``
-// as JSON): card kinds and abilities, treasure effects. Without it the hand
-// labels say enough.
-const catalog = { deck: null, treasures: null, asked: false };
-function askCatalog() {
-  if (catalog.asked) return;
-  catalog.asked = true;
-  getJSON("/api/games/monster-maker/cards")
+// as JSON): card kinds and abilities, treasure effects. It is the *default*
+// rules' list, so strengths never come from it: the match's view says what
+// each card rolls under the rules in force (the Sleep errata).
+const catalog = { deck: null, treasures: null, asked: null };
+export function askCatalog() {
+  if (catalog.asked) return catalog.asked;
+  catalog.asked = getJSON("/api/games/monster-maker/cards")
     .then((c) => {
       catalog.deck = new Map((c.deck || []).map((x) => [x.name, x]));
       catalog.treasures = new Map((c.treasures || []).map((x) => [x.name, x]));
       if (last) render(...last);
     })
     .catch(() => {});
+  return catalog.asked;
 }
 
 function treasureNote(name) {
@@ -77,9 +78,21 @@ function treasureNote(name) {
   return bits.join(", ");
 }
 
+// A card of the view's ``hand_cards`` (name, kind, value, strength as the
+// rules in force roll it, type, abilities) as the page draws it.
+export function handCard(c) {
+  const note = (c.abilities || []).join(" ").replaceAll("_", " ") || undefined;
+  if (c.kind === "corridor") return { name: c.name, kind: c.kind, value: c.value, mark: `${c.value}p` };
+  if (c.kind === "monster") return { name: c.name, kind: c.kind, value: c.value, mtype: c.type, mark: `strength ${c.value}` };
+  if (c.strength) return { name: c.name, kind: c.kind, dice: c.strength, mark: `strength ${c.strength}`, note };
+  return { name: c.name, kind: c.kind, note };
+}
+
 // A hand label is "Name (10p)" (corridor), "Name (16, human)" (monster),
 // "Name (3D+3)" (character or spell) or "Name" (detour, trap). The legal
-// actions tell spells from characters when a battle offers them.
+// actions tell spells from characters when a battle offers them. (Older
+// views without ``hand_cards``.) The label's strength is the rules in force;
+// the catalog only adds kinds and abilities.
 export function parseLabel(label, spells) {
   const m = /^(.*) \(([^()]*)\)$/.exec(label);
   const known = catalog.deck && catalog.deck.get(m ? m[1] : label);
@@ -88,7 +101,10 @@ export function parseLabel(label, spells) {
     const kind = known.kind;
     if (kind === "corridor") return { name: known.name, kind, value: v, mark: `${v}p` };
     if (kind === "monster") return { name: known.name, kind, value: v, mtype: known.type, mark: `strength ${v}` };
-    if (kind === "character" || kind === "spell") return { name: known.name, kind, dice: String(v), mark: `strength ${v}`, note: known.abilities.join(" ").replaceAll("_", " ") };
+    if (kind === "character" || kind === "spell") {
+      const dice = m ? m[2] : String(v);
+      return { name: known.name, kind, dice, mark: `strength ${dice}`, note: known.abilities.join(" ").replaceAll("_", " ") };
+    }
     return { name: known.name, kind };
   }
   if (!m) {
@@ -202,7 +218,9 @@ function playerRow(p, view, api, turn) {
     ...p.open_treasures.map((t) => treasureChip(t, false, "OPEN or used: everyone sees it")),
     ...Array.from({ length: p.hidden_treasures }, () => treasureChip("", true, "hidden until OPEN or used")),
   ];
-  const banked = [...p.banked.map((t) => h("span", { class: "mm-gold" + (p.worthless.includes(t) ? " worthless" : "") }, t)), ...p.prizes.map((t) => h("span", { class: "mm-gold prize" }, `prize ${t}`))];
+  // Dice-valued treasures show what they rolled (rolled once and kept).
+  const rolled = new Map((p.rolled || []).map(([t, g]) => [t, g]));
+  const banked = [...p.banked.map((t) => h("span", { class: "mm-gold" + (p.worthless.includes(t) ? " worthless" : "") }, rolled.has(t) ? `${t} (${rolled.get(t)})` : t)), ...p.prizes.map((t) => h("span", { class: "mm-gold prize" }, `prize ${t}`))];
   const place = selected && `place ${selected} before seat ${p.seat}`;
   const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, `place the ${selected} here`) : null;
   return h(
@@ -219,7 +237,7 @@ function playerRow(p, view, api, turn) {
       h("span", { class: "mm-hand-size" }, `hand: ${p.hand_size} card${p.hand_size === 1 ? "" : "s"}`),
       treasures.length ? h("span", { class: "mm-treasures" }, ...treasures) : null,
       banked.length ? h("span", { class: "mm-banked" }, "gold: ", ...banked) : null,
-      p.dungeon_wins ? h("span", { class: "mm-badge" }, `${p.dungeon_wins} dungeon${p.dungeon_wins > 1 ? "s" : ""} survived`) : null,
+      p.dungeon_wins ? h("span", { class: "mm-badge" }, `${p.dungeon_wins} dungeon${p.dungeon_wins > 1 ? "s" : ""} won`) : null,
     ),
   );
 }
@@ -237,7 +255,7 @@ function battleResult(ev, api) {
       {},
       h("strong", {}, r.card),
       r.roll !== undefined ? [" ", r.dice, " → ", die(r.roll)] : "",
-      r.spell ? [" + ", r.spell, " → ", die(r.spell_roll !== undefined ? r.spell_roll : r.strength)] : "",
+      r.spell ? [" + ", r.spell, r.spell_dice ? ` ${r.spell_dice}` : "", " → ", die(r.spell_roll !== undefined ? r.spell_roll : r.strength)] : "",
       r.weapon ? ` + ${r.weapon}` : "",
       ` = ${r.strength}`,
     ),
@@ -286,6 +304,8 @@ function prompt(view, state, api) {
       return `Battle against ${me.monster} (strength ${me.monster_strength}): add characters, cast spells, wield weapons, then roll.`;
     case "door":
       return "The Secret Door is open: send a character through it, or leave it.";
+    case "discard":
+      return "The dispel was your action and you hold too many cards: discard one.";
     case "after":
       return view.charmed ? `You charmed the ${view.charmed}: send it before another player, or end your turn.` : "The battle is over: heal a fallen character, or end your turn.";
     default:
@@ -293,6 +313,20 @@ function prompt(view, state, api) {
         ? `A ${me.monster} (strength ${me.monster_strength}) blocks your way: fight it, dispel it, detour around it — or play on someone else.`
         : "Your turn: play a corridor, place a monster before an opponent, discard or pass.";
   }
+}
+
+// The result as the rules in force count it (gold, or single-dungeon wins),
+// with each seat's breakdown: every treasure and prize, dice as rolled.
+export function finalPanel(view, api) {
+  const f = view.final;
+  const byWins = view.victory === "dungeons";
+  const line = (g, s) => {
+    const detail = (f.detail && f.detail[s]) || [];
+    const worth = detail.map(([name, gold]) => `${name} ${gold}`).join(", ");
+    const head = byWins ? `${seatName(api, s)}: ${f.scores[s]} dungeon${f.scores[s] === 1 ? "" : "s"} won, ${g} gold` : `${seatName(api, s)}: ${g} gold`;
+    return h("li", {}, head, worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
+  };
+  return h("div", { class: "mm-final" }, h("h3", {}, `Game over (${f.reason})`), h("ol", { start: 0 }, ...f.gold.map(line)));
 }
 
 export function render(root, state, api) {
@@ -328,8 +362,7 @@ export function render(root, state, api) {
   parts.push(...battlePanel(view, state, api));
 
   if (view.hand) {
-    const labels = view.hand_labels || view.hand;
-    const cards = labels.map((l) => parseLabel(l, spells));
+    const cards = view.hand_cards ? view.hand_cards.map(handCard) : (view.hand_labels || view.hand).map((l) => parseLabel(l, spells));
     const choices = selected ? actionsFor(selected, legal) : [];
     parts.push(
       h(
@@ -388,15 +421,7 @@ export function render(root, state, api) {
   }
   if (view.fallen && view.fallen.length) parts.push(h("p", { class: "muted" }, `Fallen this battle: ${view.fallen.join(", ")}`));
   if (view.final) {
-    const f = view.final;
-    parts.push(
-      h(
-        "div",
-        { class: "mm-final" },
-        h("h3", {}, `Game over (${f.reason})`),
-        h("ol", { start: 0 }, ...f.gold.map((g, s) => h("li", {}, `${seatName(api, s)}: ${g} gold`))),
-      ),
-    );
+    parts.push(finalPanel(view, api));
   }
   root.replaceChildren(h("div", { class: "mm-page" }, ...parts));
 }

@@ -13,7 +13,8 @@ from bestiary.agents.base import AgentContext
 from bestiary.cli import app
 from bestiary.engine import BadCardFile, BadOptions, Rng
 from bestiary.games.monster_maker import GAME
-from bestiary.games.monster_maker.bots import HeuristicAgent, win_chance
+from bestiary.games.monster_maker.battle import Member, strengths, win_chance
+from bestiary.games.monster_maker.bots import HeuristicAgent
 from bestiary.games.monster_maker.cards import DATA, load_cardset
 from bestiary.games.monster_maker.rules import MonsterMakerState
 from bestiary.sim.runner import play_game
@@ -171,10 +172,15 @@ def test_bad_option_is_refused() -> None:
 
 
 def test_exact_odds() -> None:
-    """The bot's odds are exact: 1D >= 4 is one half."""
-    assert win_chance([], 1) == 0.0  # nobody fights: no chance
-    one_die = tuple((v, 1 / 6) for v in range(1, 7))
-    assert abs(win_chance([one_die], 4) - 0.5) < 1e-12
+    """The odds are exact: a Fighter (3D+3) reaches 12 or more when 3D >= 9,
+    which is 160 of 216 rolls; nobody fighting has no chance."""
+    rules = GAME.ruleset()
+    cs = load_cardset()
+    table = strengths(cs, rules)  # type: ignore[arg-type]
+    fighter = cs.by_name["fighter"].index
+    assert win_chance(cs, rules, table, [], 1) == 0.0  # type: ignore[arg-type]
+    p = win_chance(cs, rules, table, [Member(fighter)], 12)  # type: ignore[arg-type]
+    assert abs(p - 160 / 216) < 1e-12
 
 
 def test_heuristic_beats_random() -> None:

@@ -4,6 +4,7 @@ the endgame, death and several dungeons (rulebook §3-§5, appendix C)."""
 from __future__ import annotations
 
 from bestiary.games.monster_maker import GAME
+from bestiary.games.monster_maker.render import describe
 from bestiary.games.monster_maker.rules import BACK, DEAD, HOME, OUT, MonsterMakerState
 
 from .mm_helpers import at_treasure, cid, dice, do, give, last, legal_texts, table, tid, walk
@@ -350,3 +351,67 @@ def test_variants_set_their_options() -> None:
     first = GAME.ruleset("first-edition")
     assert first.detour_edition == 1 and first.sleep_errata is False  # type: ignore[attr-defined]
     assert GAME.ruleset("house").fight_then_corridor is True  # type: ignore[attr-defined]
+
+
+def _home_with(st: MonsterMakerState, seat: int, *treasures: str) -> None:
+    """``seat`` is 20p from home holding these treasures, with a 20p corridor."""
+    at_treasure(st, seat)
+    st.held[seat] = [tid(st, t) for t in treasures]
+    st.back[seat] = [cid(st, "Corridor 40")] * 2
+    st.dist_back[seat] = 80
+    give(st, seat, "Corridor 20")
+
+
+def test_dungeon_wins_roll_dice_treasures_once_and_keep_the_roll() -> None:
+    """<Treasure Cards>: dice treasures are rolled "when the game is over"; with
+    victory=dungeons each dungeon's gold is counted at its end, so the Mystic Map
+    (3Dx20) is rolled then, and the final total keeps that roll (3 dice = 3 → 60)."""
+    st = table(players=2, victory="dungeons", max_dungeons=1)
+    _home_with(st, 0, "Mystic Map")
+    st.status[1] = DEAD
+    dice(st, 3, 18)  # the second number would be a second roll (360): it must not happen
+    do(st, "play Corridor 20")
+    assert st.over and st.final is not None
+    prize = st.cs.prizes[st.prizes[0][0]]
+    end = last(st, "dungeon_end")
+    assert end["gold"][0] == 60 + prize.gold
+    assert end["detail"]["0"] == [["Mystic Map", 60], [prize.name, prize.gold]]
+    assert st.final["gold"][0] == 60 + prize.gold
+    assert ["Mystic Map", 60] in st.final["detail"][0]
+    assert st.view(1)["players"][0]["rolled"] == [["Mystic Map", 60]]
+    assert "Mystic Map 60" in describe(next(e for e in st.log.events if e.kind == "dungeon_end"))
+
+
+def test_gold_victory_rolls_dice_treasures_once_at_the_end_and_shows_them() -> None:
+    """Default victory=gold: "This is done when the game is over" — one roll, shown."""
+    st = table(players=2, max_dungeons=1)
+    _home_with(st, 0, "Ancient Manuscript")
+    st.status[1] = DEAD
+    dice(st, 4)
+    do(st, "play Corridor 20")
+    assert st.final is not None and ["Ancient Manuscript", 200] in st.final["detail"][0]
+    assert st.view(0)["players"][0]["rolled"] == [["Ancient Manuscript", 200]]
+
+
+def test_players_who_got_home_take_no_more_turns_in_that_dungeon() -> None:
+    """<The Road Back>: "when your return path reaches precisely 105p, you return
+    from the dungeon"; <Endgame>: "After that, you must return from the dungeon
+    with only the cards in hand" — only those still inside play on. A player
+    home is out of the dungeon: no more turns there, and no corridor to block."""
+    st = table(players=3)
+    _home_with(st, 0, "Ring")
+    give(st, 0, "Corridor 20", "Ogre", "Fighter")
+    walk(st, 1, 10)
+    walk(st, 2, 10)
+    give(st, 1, "Corridor 10", "Goblin")
+    give(st, 2, "Corridor 10", "Kobold")
+    do(st, "play Corridor 20")
+    assert st.status[0] == HOME and st.dungeon == 1
+    seen: set[int] = set()
+    for _ in range(6):  # two rounds of the two still inside
+        seen.add(st.turn)
+        assert not any(t.endswith("before seat 0") for t in legal_texts(st))
+        do(st, legal_texts(st)[-1])  # pass (or discard)
+        if st.dungeon != 1:
+            break
+    assert 0 not in seen and seen == {1, 2}

@@ -8,7 +8,7 @@ from bestiary.engine import IllegalAction
 from bestiary.games.monster_maker import GAME
 from bestiary.games.monster_maker.rules import MonsterMakerState
 
-from .mm_helpers import cid, dice, do, give, last, legal_texts, table, walk
+from .mm_helpers import at_treasure, cid, dice, do, give, last, legal_texts, table, tid, walk
 
 
 def test_setup_deals_seven_and_no_traps_in_opening_hands() -> None:
@@ -311,3 +311,30 @@ def test_fight_then_corridor_house_rule() -> None:
     dice(st, 10)
     do(st, "roll")
     assert st.turn != 0  # default: the battle was the action
+
+
+def test_treasure_dispel_that_costs_the_action_still_ends_the_turn_under_eight() -> None:
+    """<Turn> 4): "You may not have 8 or more cards at the end of your turn."
+    With dispel_costs_action=true a Sacred Goblet dispels without losing a card,
+    so a player holding 8 must still discard one before the turn passes."""
+    st = table(dispel_costs_action=True)
+    at_treasure(st, 0)
+    st.held[0] = [tid(st, "Sacred Goblet")]
+    st.monster[0] = cid(st, "Ghoul")
+    give(st, 0, *(["Corridor 10"] * 4 + ["Fighter"] * 4))  # 8 cards after the draw
+    do(st, "dispel with Sacred Goblet")
+    assert st.turn == 0 and st.phase == "discard"
+    assert set(legal_texts(st)) == {"discard Corridor 10", "discard Fighter"}
+    do(st, "discard Fighter")
+    assert st.turn != 0 and len(st.hands[0]) == 7
+
+
+def test_treasure_dispel_costing_the_action_under_the_limit_ends_the_turn_at_once() -> None:
+    """A.i option: the dispel is the turn's action; with 7 cards nothing more is owed."""
+    st = table(dispel_costs_action=True)
+    at_treasure(st, 0)
+    st.held[0] = [tid(st, "Sacred Goblet")]
+    st.monster[0] = cid(st, "Ghoul")
+    give(st, 0, *(["Corridor 10"] * 7))
+    do(st, "dispel with Sacred Goblet")
+    assert st.turn != 0 and len(st.hands[0]) == 7

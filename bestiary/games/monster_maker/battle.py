@@ -1,0 +1,167 @@
+"""Monster Maker battles as pure functions: one copy of the rules, used by the
+state (rolling), the heuristic bot and the score tool (exact odds).
+
+<Battle>: "In order to win a battle, the characters' strength must be equal to
+or greater than that number ... If you use 2 or more character cards, figure
+out each character's strength, add them together". A party member is a
+character card, optionally with one spell (A.iii: added to or replacing its
+strength; Charm alone under the translator's house rule) and one weapon
+(a treasure's bonus, on the road back only). Royal Princess subtracts from the
+total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import CardSet, Strength
+from .ruleset import MonsterMakerRules
+
+#: Errata (appendix D): "Sleep's value should be 2D, not 1D."
+SLEEP_ERRATA = Strength.parse("2D")
+
+Distribution = dict[int, float]
+
+
+def strengths(cs: CardSet, rules: MonsterMakerRules) -> tuple[Strength | None, ...]:
+    """Every deck card's strength under the rules in force (None: not a fighter/spell).
+
+    The one place the Sleep errata applies: rolls, labels, the bot and the
+    score tool all read this table, so what a card shows is what it rolls."""
+    table = [c.strength for c in cs.cards]
+    sleep = cs.by_name.get("sleep")
+    if rules.sleep_errata and sleep is not None and sleep.kind == "spell":
+        table[sleep.index] = SLEEP_ERRATA
+    return tuple(table)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One character in a battle: its card, its spell (-1: none), its weapon (-1: none)."""
+
+    card: int
+    spell: int = -1
+    weapon: int = -1
+
+
+def charm_alone(cs: CardSet, rules: MonsterMakerRules, m: Member) -> bool:
+    """A.iii house rule: "the 4D from Charm alone must overcome the monster"."""
+    return rules.charm_alone and m.spell >= 0 and cs.cards[m.spell].has("charm")
+
+
+def counted(cs: CardSet, rules: MonsterMakerRules, m: Member) -> tuple[bool, bool]:
+    """Which rolls make the member's strength: (the character's, the spell's).
+
+    A.iii: "2nd edition rules state that the numbers *are* added" (``added``);
+    ``replaces``: the spell's number stands in for the character's."""
+    if m.spell < 0:
+        return True, False
+    if charm_alone(cs, rules, m):
+        return False, True
+    return rules.spell_strength == "added", True
+
+
+def member_strength(
+    cs: CardSet, rules: MonsterMakerRules, m: Member, char_roll: int, spell_roll: int
+) -> int:
+    """The member's strength from its rolls (the rolls that do not count are ignored)."""
+    use_char, use_spell = counted(cs, rules, m)
+    v = (char_roll if use_char else 0) + (spell_roll if use_spell else 0)
+    if m.weapon >= 0 and not charm_alone(cs, rules, m):
+        v += cs.treasures[m.weapon].weapon_bonus
+    return v
+
+
+def wins(total: int, monster_strength: int) -> bool:
+    """<Battle>: "equal to or greater than that number"."""
+    return total >= monster_strength
+
+
+def _dist(st: Strength | None) -> Distribution:
+    return st.distribution() if st is not None else {0: 1.0}
+
+
+def _convolve(a: Distribution, b: Distribution) -> Distribution:
+    out: Distribution = {}
+    for x, p in a.items():
+        for y, q in b.items():
+            out[x + y] = out.get(x + y, 0.0) + p * q
+    return out
+
+
+def member_distribution(
+    cs: CardSet, rules: MonsterMakerRules, table: Sequence[Strength | None], m: Member
+) -> Distribution:
+    """Exact distribution of the member's strength (from :func:`member_strength`)."""
+    use_char, use_spell = counted(cs, rules, m)
+    chars = _dist(table[m.card]) if use_char else {0: 1.0}
+    spells = _dist(table[m.spell]) if use_spell and m.spell >= 0 else {0: 1.0}
+    out: Distribution = {}
+    for c, p in chars.items():
+        for s, q in spells.items():
+            v = member_strength(cs, rules, m, c if use_char else 0, s if use_spell else 0)
+            out[v] = out.get(v, 0.0) + p * q
+    return out
+
+
+def total_distribution(
+    cs: CardSet,
+    rules: MonsterMakerRules,
+    table: Sequence[Strength | None],
+    party: Iterable[Member],
+    penalty: int = 0,
+) -> Distribution:
+    """Exact distribution of the party's total after the Royal Princess's penalty."""
+    d: Distribution = {0: 1.0}
+    for m in party:
+        d = _convolve(d, member_distribution(cs, rules, table, m))
+    return {v - penalty: p for v, p in sorted(d.items())}
+
+
+def win_chance(
+    cs: CardSet,
+    rules: MonsterMakerRules,
+    table: Sequence[Strength | None],
+    party: Sequence[Member],
+    monster_strength: int,
+    penalty: int = 0,
+) -> float:
+    """P(the party beats a monster of that strength); 0 for an empty party."""
+    if not party:
+        return 0.0
+    d = total_distribution(cs, rules, table, party, penalty)
+    return sum(p for v, p in d.items() if wins(v, monster_strength))
+
+
+# ------------------------------------------------------------ who may do what
+def spell_refusal(
+    cs: CardSet, rules: MonsterMakerRules, spell: int, caster: int, monster: int
+) -> str | None:
+    """Why ``caster`` may not cast ``spell`` at ``monster`` (None: it may).
+
+    <Spells>: "Sleep and Charm spells only work on human type monsters";
+    A.iii: anyone may cast (2nd edition) or only Elves and Magic-Users."""
+    sc, mc = cs.cards[spell], cs.cards[monster]
+    if sc.kind != "spell":
+        return f"{sc.name} is not a spell"
+    if sc.has("human_only") and mc.mtype != "human":
+        return f"{sc.name} only works on human-type monsters ({mc.name} is {mc.mtype})"
+    if rules.spell_casters == "casters" and not cs.cards[caster].has("casts"):
+        return f"{cs.cards[caster].name} cannot cast spells (spell_casters=casters)"
+    return None
+
+
+def weapon_refusal(cs: CardSet, treasure: int, wielder: int, road_back: bool) -> str | None:
+    """Why ``wielder`` may not wield ``treasure`` (None: it may).
+
+    <Treasure Cards>: "cards that can become weapons. You can use these on the
+    way back"; each names the classes it helps."""
+    tt, wc = cs.treasures[treasure], cs.cards[wielder]
+    if not tt.weapon:
+        return f"{tt.name} is not a weapon"
+    if not road_back:
+        return f"weapons work only on the road back ({tt.name})"
+    if wc.name not in tt.weapon_users:
+        return f"{tt.name} helps only {', '.join(sorted(tt.weapon_users))}, not {wc.name}"
+    return None
