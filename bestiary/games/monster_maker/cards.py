@@ -9,12 +9,13 @@ those ints.
 from __future__ import annotations
 
 import csv
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from bestiary.engine import BadCardFile, Dice
+from bestiary.engine import BadCardFile, BestiaryError, Dice
 
 DATA = Path(__file__).parent / "data"
 
@@ -26,7 +27,7 @@ CHARACTER_ABILITIES = frozenset(
 SPELL_ABILITIES = frozenset({"human_only", "charm"})
 SPECIALS = ("", "secret_door", "goddess")
 
-_GOLD = re.compile(r"^\s*(\d+)\s*[dD]\s*(?:[xX*]\s*(\d+))?\s*(?:([+-])\s*(\d+))?\s*$")
+_GOLD = re.compile(r"^\s*([0-9]+)\s*[dD]\s*(?:[xX*]\s*([0-9]+))?\s*(?:([+-])\s*([0-9]+))?\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class Strength:
     @classmethod
     def parse(cls, text: str) -> Strength:
         text = text.strip()
-        if text.lstrip("-").isdigit():
+        if re.fullmatch(r"-?[0-9]+", text):
             return cls(None, int(text))
         return cls(Dice.parse(text))
 
@@ -70,7 +71,7 @@ class Gold:
     @classmethod
     def parse(cls, text: str) -> Gold:
         text = text.strip()
-        if text.lstrip("-").isdigit():
+        if re.fullmatch(r"-?[0-9]+", text):
             return cls(int(text))
         m = _GOLD.match(text)
         if not m:
@@ -174,175 +175,396 @@ class CardSet:
         return [p.index for p in self.prizes for _ in range(p.count)]
 
 
-def _rows(path: Path) -> list[tuple[int, dict[str, str]]]:
-    """The data rows of a CSV file with ``#`` comment lines, with their line numbers."""
+# Limits that keep a designer's file playable (and the action space, which
+# grows with the square of the card types, small). Far above the shipped data.
+MAX_CARD_TYPES = 200
+MAX_TREASURES = 100
+MAX_PRIZE_TYPES = 100
+MAX_COUNT = 100  # copies of one card
+MAX_NUMBER = 10_000  # perch, monster strength, penalties, bonuses, prize gold
+MAX_DICE = 20  # dice in one strength or gold value
+MAX_SIDES = 100
+MAX_LISTED = 12  # problems shown in one error
+MAX_TEXT = 40  # characters of a number or dice value
+
+DECK_COLUMNS = ("name", "kind", "count", "value", "type", "abilities")
+TREASURE_COLUMNS = (
+    "name",
+    "open",
+    "gold",
+    "return_penalty",
+    "battle_penalty",
+    "dispels_undead",
+    "weapon_bonus",
+    "weapon_users",
+    "special",
+    "once_per_game",
+)
+PRIZE_COLUMNS = ("name", "count", "gold")
+
+_WHOLE = re.compile(r"^[0-9]+$")
+_SIGNED = re.compile(r"^-?[0-9]+$")
+
+
+class _Problems:
+    """Every problem of one file, reported together in one line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.items: list[tuple[int | None, str]] = []
+
+    def add(self, line: int | None, problem: str) -> None:
+        self.items.append((line, problem))
+
+    def fail(self, line: int | None, problem: str) -> BadCardFile:
+        """A problem that stops reading the file at once (with any found before)."""
+        self.add(line, problem)
+        return self.error()
+
+    def error(self) -> BadCardFile:
+        if len(self.items) == 1:
+            line, problem = self.items[0]
+            return BadCardFile(str(self.path), line, problem)
+        shown = [
+            f"line {line}: {p}" if line is not None else p for line, p in self.items[:MAX_LISTED]
+        ]
+        more = len(self.items) - MAX_LISTED
+        tail = f"; … and {more} more" if more > 0 else ""
+        return BadCardFile(
+            str(self.path), None, f"{len(self.items)} problems: " + "; ".join(shown) + tail
+        )
+
+    def check(self) -> None:
+        if self.items:
+            raise self.error()
+
+
+def _text(path: Path, problems: _Problems) -> str:
+    """The file as text: UTF-8, with or without a byte-order mark."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
-        raise BadCardFile(str(path), None, f"cannot read the file ({exc.strerror})") from None
+        raise problems.fail(
+            None, f"cannot read the file ({exc.strerror or type(exc).__name__})"
+        ) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise problems.fail(
+            None,
+            f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "save it as UTF-8 (CSV, comma separated)",
+        ) from None
+
+
+def _split(line: str) -> list[str] | None:
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return None
+
+
+def _rows(
+    path: Path, columns: tuple[str, ...], problems: _Problems
+) -> list[tuple[int, dict[str, str]]]:
+    """The data rows of a CSV file with ``#`` comment lines, with their line numbers.
+
+    The header must name exactly ``columns`` (any order); a row with the wrong
+    number of values is reported and skipped."""
+    text = _text(path, problems)
     lines = [(i + 1, line) for i, line in enumerate(text.splitlines())]
     lines = [(n, line) for n, line in lines if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
-        raise BadCardFile(str(path), None, "the file has no header line and no cards")
-    header = next(csv.reader([lines[0][1]]))
-    header = [h.strip() for h in header]
+        raise problems.fail(
+            None, f"the file has no header line and no cards; columns: {', '.join(columns)}"
+        )
+    head_line, head_text = lines[0]
+    header = [h.strip().lower() for h in (_split(head_text) or [])]
+    missing = [c for c in columns if c not in header]
+    unknown = [h for h in header if h not in columns]
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if missing:
+        problems.add(head_line, f"missing column(s) {', '.join(missing)}")
+    if unknown:
+        problems.add(head_line, f"unknown column(s) {', '.join(map(repr, unknown))}")
+    if twice:
+        problems.add(head_line, f"column(s) {', '.join(twice)} given twice")
+    if problems.items:
+        problems.add(head_line, f"the header must name the columns {', '.join(columns)}")
+        problems.check()
     out = []
     for n, line in lines[1:]:
-        values = next(csv.reader([line]))
-        if len(values) != len(header):
-            raise BadCardFile(
-                str(path), n, f"{len(values)} columns, expected {len(header)}: {', '.join(header)}"
-            )
-        out.append((n, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+        values = _split(line)
+        if values is None:
+            problems.add(n, "is not a CSV line (stray quote or NUL character)")
+        elif len(values) != len(header):
+            problems.add(n, f"{len(values)} values, expected {len(header)}: {', '.join(header)}")
+        else:
+            out.append((n, {h: v.strip() for h, v in zip(header, values, strict=True)}))
+    if not out and not problems.items:
+        problems.add(None, "the file lists no cards")
     return out
 
 
-def _need(path: Path, rows: list[tuple[int, dict[str, str]]], columns: tuple[str, ...]) -> None:
-    if not rows:
-        raise BadCardFile(str(path), None, "the file lists no cards")
-    missing = [c for c in columns if c not in rows[0][1]]
-    if missing:
-        raise BadCardFile(str(path), 1, f"missing column(s) {', '.join(missing)}")
+def _name(problems: _Problems, line: int, text: str, seen: set[str], what: str) -> str | None:
+    """A card name: not empty, printable, unique in its file."""
+    if not text:
+        problems.add(line, f"a {what} needs a name")
+        return None
+    if not text.isprintable():
+        problems.add(line, f"{what} name {text!r} has control characters")
+        return None
+    if text.casefold() in seen:
+        problems.add(line, f"{what} {text!r} is listed twice")
+        return None
+    seen.add(text.casefold())
+    return text
 
 
-def _int(path: Path, line: int, what: str, text: str, low: int = 0) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise BadCardFile(str(path), line, f"{what} {text!r} is not a whole number") from None
-    if v < low:
-        raise BadCardFile(str(path), line, f"{what} {v} must be at least {low}")
-    return v
+def _int(
+    problems: _Problems,
+    line: int,
+    what: str,
+    text: str,
+    low: int = 0,
+    high: int = MAX_NUMBER,
+) -> int | None:
+    if not _WHOLE.match(text):
+        problems.add(line, f"{what} {text!r} is not a whole number from {low} to {high}")
+        return None
+    # Compare lengths first: int() of thousands of digits is refused by Python.
+    if len(text.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
+        shown = text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
+        problems.add(line, f"{what} {shown} must be between {low} and {high}")
+        return None
+    return int(text)
 
 
-def _yes(path: Path, line: int, what: str, text: str) -> bool:
+def _yes(problems: _Problems, line: int, what: str, text: str) -> bool:
     t = text.strip().lower()
     if t in ("yes", "y", "true", "1"):
         return True
-    if t in ("no", "n", "false", "0", ""):
-        return False
-    raise BadCardFile(str(path), line, f"{what} {text!r} must be yes or no")
+    if t not in ("no", "n", "false", "0", ""):
+        problems.add(line, f"{what} {text!r} must be yes or no")
+    return False
+
+
+def _strength(problems: _Problems, line: int, text: str) -> Strength | None:
+    """A character's or spell's strength: ``2D+3``, ``4D``, ``2d20-4`` or a number."""
+    allowed = f"dice such as 2D+3 (at most {MAX_DICE} dice of {MAX_SIDES} sides) or a number"
+    if len(text) > MAX_TEXT:
+        problems.add(line, f"strength {text[:MAX_TEXT]!r}… is too long; {allowed}")
+        return None
+    try:
+        st = Strength.parse(text) if text and (_SIGNED.match(text) or "d" in text.lower()) else None
+    except (BestiaryError, ValueError):
+        st = None
+    if st is None:
+        problems.add(line, f"strength {text!r} must be {allowed}")
+        return None
+    d = st.dice
+    big = abs(st.fixed) > MAX_NUMBER or (
+        d is not None
+        and (d.count > MAX_DICE or d.sides > MAX_SIDES or abs(d.modifier) > MAX_NUMBER)
+    )
+    if big:
+        problems.add(line, f"strength {text!r} is too large; {allowed}")
+        return None
+    return st
+
+
+def _gold(problems: _Problems, line: int, text: str) -> Gold | None:
+    if len(text) > MAX_TEXT:
+        problems.add(line, f"gold {text[:MAX_TEXT]!r}… is too long")
+        return None
+    try:
+        g = Gold.parse(text)
+    except ValueError as exc:
+        problems.add(line, str(exc))
+        return None
+    fixed = _SIGNED.match(text.strip()) is not None
+    if not fixed and not (1 <= g.dice <= MAX_DICE and g.times <= MAX_NUMBER):
+        problems.add(line, f"gold {text!r}: 1 to {MAX_DICE} dice, times at most {MAX_NUMBER}")
+        return None
+    if abs(g.fixed) > 10 * MAX_NUMBER or abs(g.plus) > 10 * MAX_NUMBER:
+        problems.add(
+            line, f"gold {text!r} must be between {-10 * MAX_NUMBER} and {10 * MAX_NUMBER}"
+        )
+        return None
+    return g
+
+
+def _deck_row(
+    problems: _Problems, line: int, r: dict[str, str], index: int, seen: set[str]
+) -> CardType | None:
+    name = _name(problems, line, r["name"], seen, "card")
+    kind = r["kind"].lower()
+    if kind not in KINDS:
+        problems.add(line, f"kind {r['kind']!r} unknown; kinds: {', '.join(KINDS)}")
+    count = _int(problems, line, "count", r["count"], 1, MAX_COUNT)
+    abilities = frozenset(r["abilities"].split())
+    value, strength, mtype = 0, None, ""
+    ok = True
+    if kind in ("corridor", "monster"):
+        what = "corridor length" if kind == "corridor" else "monster strength"
+        v = _int(problems, line, what, r["value"], 1)
+        ok, value = v is not None, v or 0
+    if kind == "monster":
+        mtype = r["type"].lower()
+        if mtype not in MONSTER_TYPES:
+            problems.add(line, f"monster type {r['type']!r}; types: {', '.join(MONSTER_TYPES)}")
+            ok = False
+    elif kind in ("character", "spell"):
+        strength = _strength(problems, line, r["value"])
+        ok = strength is not None
+    allowed = {"character": CHARACTER_ABILITIES, "spell": SPELL_ABILITIES}.get(kind, frozenset())
+    if abilities - allowed and kind in KINDS:
+        problems.add(
+            line,
+            f"unknown abilit(ies) {', '.join(sorted(abilities - allowed))} for a {kind}; "
+            f"allowed: {', '.join(sorted(allowed)) or 'none'}",
+        )
+        ok = False
+    if name is None or kind not in KINDS or count is None or not ok:
+        return None
+    return CardType(index, name, kind, count, value, strength, mtype, abilities)
 
 
 def load_deck(path: Path) -> tuple[CardType, ...]:
-    rows = _rows(path)
-    _need(path, rows, ("name", "kind", "count", "value", "type", "abilities"))
+    problems = _Problems(path)
+    rows = _rows(path, DECK_COLUMNS, problems)
+    if len(rows) > MAX_CARD_TYPES:
+        raise problems.fail(None, f"{len(rows)} cards; at most {MAX_CARD_TYPES} different cards")
     cards: list[CardType] = []
     seen: set[str] = set()
     for line, r in rows:
-        name, kind = r["name"], r["kind"].lower()
-        if not name:
-            raise BadCardFile(str(path), line, "a card needs a name")
-        if name.casefold() in seen:
-            raise BadCardFile(str(path), line, f"card {name!r} is listed twice")
-        seen.add(name.casefold())
-        if kind not in KINDS:
-            raise BadCardFile(str(path), line, f"kind {kind!r} unknown; kinds: {', '.join(KINDS)}")
-        count = _int(path, line, "count", r["count"], 1)
-        abilities = frozenset(r["abilities"].split())
-        value, strength, mtype = 0, None, ""
-        if kind == "corridor":
-            value = _int(path, line, "corridor length", r["value"], 1)
-        elif kind == "monster":
-            value = _int(path, line, "monster strength", r["value"], 1)
-            mtype = r["type"].lower()
-            if mtype not in MONSTER_TYPES:
-                raise BadCardFile(
-                    str(path), line, f"monster type {mtype!r}; types: {', '.join(MONSTER_TYPES)}"
-                )
-        elif kind in ("character", "spell"):
-            try:
-                strength = Strength.parse(r["value"])
-            except Exception:
-                raise BadCardFile(
-                    str(path),
-                    line,
-                    f"strength {r['value']!r} must be dice such as 2D+3 or a number",
-                ) from None
-        allowed = {"character": CHARACTER_ABILITIES, "spell": SPELL_ABILITIES}.get(
-            kind, frozenset()
-        )
-        if abilities - allowed:
-            raise BadCardFile(
-                str(path),
-                line,
-                f"unknown abilit(ies) {', '.join(sorted(abilities - allowed))} for a {kind}; "
-                f"allowed: {', '.join(sorted(allowed)) or 'none'}",
-            )
-        cards.append(CardType(len(cards), name, kind, count, value, strength, mtype, abilities))
+        card = _deck_row(problems, line, r, len(cards), seen)
+        if card is not None:
+            cards.append(card)
     kinds = {c.kind for c in cards}
-    for k in ("corridor", "monster", "character"):
-        if k not in kinds:
-            raise BadCardFile(str(path), None, f"the deck needs at least one {k} card")
+    if not problems.items:
+        for k in ("corridor", "monster", "character"):
+            if k not in kinds:
+                problems.add(None, f"the deck needs at least one {k} card")
+    problems.check()
     return tuple(cards)
 
 
-def load_treasures(path: Path, classes: frozenset[str]) -> tuple[TreasureType, ...]:
-    rows = _rows(path)
-    cols = ("name", "open", "gold", "return_penalty", "battle_penalty", "dispels_undead")
-    _need(path, rows, (*cols, "weapon_bonus", "weapon_users", "special", "once_per_game"))
-    out: list[TreasureType] = []
-    for line, r in rows:
-        try:
-            gold = Gold.parse(r["gold"])
-        except ValueError as exc:
-            raise BadCardFile(str(path), line, str(exc)) from None
-        users = frozenset(r["weapon_users"].split())
-        unknown = {u for u in users if u not in classes}
-        if unknown:
-            raise BadCardFile(
-                str(path),
-                line,
-                f"weapon user(s) {', '.join(sorted(unknown))} are not character cards; "
-                f"characters: {', '.join(sorted(classes))}",
-            )
-        special = r["special"].lower()
-        if special not in SPECIALS:
-            raise BadCardFile(
-                str(path), line, f"special {special!r}; allowed: secret_door, goddess"
-            )
-        bonus = _int(path, line, "weapon_bonus", r["weapon_bonus"])
-        if bonus and not users:
-            raise BadCardFile(str(path), line, "a weapon needs weapon_users")
-        out.append(
-            TreasureType(
-                len(out),
-                r["name"],
-                _yes(path, line, "open", r["open"]),
-                gold,
-                _int(path, line, "return_penalty", r["return_penalty"]),
-                _int(path, line, "battle_penalty", r["battle_penalty"]),
-                _yes(path, line, "dispels_undead", r["dispels_undead"]),
-                bonus,
-                users,
-                special,
-                _yes(path, line, "once_per_game", r["once_per_game"]),
-            )
+def _treasure_row(
+    problems: _Problems,
+    line: int,
+    r: dict[str, str],
+    index: int,
+    seen: set[str],
+    classes: frozenset[str],
+    deck_names: frozenset[str],
+    deck_path: str,
+) -> TreasureType | None:
+    name = _name(problems, line, r["name"], seen, "treasure")
+    if name is not None and name.casefold() in deck_names:
+        # "dispel with X" names a Cleric or a treasure: the two must differ.
+        problems.add(line, f"treasure {name!r} has the name of a deck card")
+        name = None
+    gold = _gold(problems, line, r["gold"])
+    users = frozenset(r["weapon_users"].split())
+    unknown = sorted(u for u in users if u not in classes)
+    if unknown:
+        problems.add(
+            line,
+            f"weapon user(s) {', '.join(map(repr, unknown))} are not character cards of "
+            f"the deck {deck_path}; characters: {', '.join(sorted(classes)) or 'none'}",
         )
+    special = r["special"].lower()
+    if special not in SPECIALS:
+        problems.add(line, f"special {r['special']!r}; allowed: secret_door, goddess, or empty")
+    bonus = _int(problems, line, "weapon_bonus", r["weapon_bonus"])
+    if bonus and not users:
+        problems.add(line, "a weapon needs weapon_users")
+    if users and not bonus:
+        problems.add(line, "weapon_users need a weapon_bonus of 1 or more")
+    ret = _int(problems, line, "return_penalty", r["return_penalty"])
+    fight = _int(problems, line, "battle_penalty", r["battle_penalty"])
+    opened = _yes(problems, line, "open", r["open"])
+    dispels = _yes(problems, line, "dispels_undead", r["dispels_undead"])
+    once = _yes(problems, line, "once_per_game", r["once_per_game"])
+    if name is None or gold is None or bonus is None or ret is None or fight is None:
+        return None
+    return TreasureType(index, name, opened, gold, ret, fight, dispels, bonus, users, special, once)
+
+
+def load_treasures(
+    path: Path,
+    classes: frozenset[str],
+    deck_names: frozenset[str] = frozenset(),
+    deck_path: str = "",
+) -> tuple[TreasureType, ...]:
+    """The treasure cards; weapons name character classes of the deck (``deck_path``)."""
+    problems = _Problems(path)
+    rows = _rows(path, TREASURE_COLUMNS, problems)
+    if len(rows) > MAX_TREASURES:
+        raise problems.fail(None, f"{len(rows)} treasures; at most {MAX_TREASURES}")
+    out: list[TreasureType] = []
+    seen: set[str] = set()
+    for line, r in rows:
+        t = _treasure_row(problems, line, r, len(out), seen, classes, deck_names, deck_path)
+        if t is not None:
+            out.append(t)
+    problems.check()
     return tuple(out)
 
 
 def load_prizes(path: Path) -> tuple[PrizeType, ...]:
-    rows = _rows(path)
-    _need(path, rows, ("name", "count", "gold"))
-    return tuple(
-        PrizeType(
-            i,
-            r["name"],
-            _int(path, line, "count", r["count"], 1),
-            _int(path, line, "gold", r["gold"]),
-        )
-        for i, (line, r) in enumerate(rows)
-    )
+    problems = _Problems(path)
+    rows = _rows(path, PRIZE_COLUMNS, problems)
+    if len(rows) > MAX_PRIZE_TYPES:
+        raise problems.fail(None, f"{len(rows)} prizes; at most {MAX_PRIZE_TYPES}")
+    out: list[PrizeType] = []
+    seen: set[str] = set()
+    for line, r in rows:
+        name = _name(problems, line, r["name"], seen, "prize")
+        count = _int(problems, line, "count", r["count"], 1, MAX_COUNT)
+        gold = _int(problems, line, "gold", r["gold"])
+        if name is not None and count is not None and gold is not None:
+            out.append(PrizeType(len(out), name, count, gold))
+    problems.check()
+    return tuple(out)
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    """When and how big a designer's file is, so an edited file is read again."""
+    if not path:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None  # the loader reports the unreadable file
+    return st.st_mtime_ns, st.st_size
+
+
+def load_cardset(deck: str = "", treasures: str = "", prizes: str = "") -> CardSet:
+    """The card set of these files (empty paths: the shipped data files).
+
+    Read once and kept while the files are unchanged: a match loads it when
+    it starts and keeps it (``State.cs``), bots once per match; a file
+    edited between matches is read again."""
+    return _cached(deck, treasures, prizes, _stamp(deck), _stamp(treasures), _stamp(prizes))
 
 
 @lru_cache(maxsize=16)
-def load_cardset(deck: str = "", treasures: str = "", prizes: str = "") -> CardSet:
-    """Load (and cache) a card set; empty paths mean the shipped data files."""
-    cards = load_deck(Path(deck) if deck else DATA / "deck.csv")
+def _cached(
+    deck: str,
+    treasures: str,
+    prizes: str,
+    *stamps: tuple[int, int] | None,
+) -> CardSet:
+    deck_path = Path(deck) if deck else DATA / "deck.csv"
+    cards = load_deck(deck_path)
     classes = frozenset(c.name for c in cards if c.kind == "character")
+    names = frozenset(c.name.casefold() for c in cards)
     return CardSet(
         cards,
-        load_treasures(Path(treasures) if treasures else DATA / "treasures.csv", classes),
+        load_treasures(
+            Path(treasures) if treasures else DATA / "treasures.csv", classes, names, str(deck_path)
+        ),
         load_prizes(Path(prizes) if prizes else DATA / "prizes.csv"),
     )
