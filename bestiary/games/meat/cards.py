@@ -9,6 +9,7 @@ card is an *instance id*; ``CardSet.kind[iid]`` is its definition index.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -231,7 +232,7 @@ class _Parser:
             raise self.fail("'keywords' must be a list")
         mask = 0
         for k in kws:
-            if k not in KEYWORDS:
+            if not isinstance(k, str) or k not in KEYWORDS:
                 raise self.fail(f"unknown keyword {k!r}; keywords: {', '.join(KEYWORDS)}")
             mask |= KEYWORDS[k]
         return mask
@@ -267,7 +268,7 @@ class _Parser:
         if (do == "counter") != (to == "spell"):
             raise self.fail("'counter' and 'to = spell' go together")
         kw = raw.get("keyword", "")
-        if do == "grant" and kw not in KEYWORDS:
+        if not isinstance(kw, str) or (kw and kw not in KEYWORDS) or (do == "grant" and not kw):
             raise self.fail(f"grant needs a keyword: {', '.join(KEYWORDS)}")
         kind = raw.get("kind", "")
         if do == "draw" and kind not in ("creature", "destiny"):
@@ -298,46 +299,109 @@ class _Parser:
 
 
 def load_cards(path: str | Path | None = None) -> CardSet:
-    """Load and validate a card file (BadCardFile names the line, card and problem)."""
+    """Load and validate a card file (BadCardFile names the line, card and problem).
+
+    Card sets are cached by path and content hash: the file is read (cheap)
+    on every call but parsed once per content, so an edited file is always
+    seen and an unchanged one costs no parsing. Card sets never change after
+    loading, so sharing one between matches is safe."""
     if not path:
         return _default()
-    return _load(str(path))
+    key = str(path)
+    raw = _read(key)
+    stamp = (key, hashlib.sha256(raw).digest())
+    cs = _CACHE.get(stamp)
+    if cs is None:
+        cs = _parse(key, _decode(key, raw))
+        if len(_CACHE) >= 16:
+            _CACHE.pop(next(iter(_CACHE)))  # the oldest entry
+        _CACHE[stamp] = cs
+    return cs
+
+
+_CACHE: dict[tuple[str, bytes], CardSet] = {}
 
 
 @lru_cache(maxsize=1)
 def _default() -> CardSet:
-    return _load(str(DEFAULT_PATH))
+    path = str(DEFAULT_PATH)
+    return _parse(path, _decode(path, _read(path)))
 
 
-def _load(path: str) -> CardSet:
+def _read(path: str) -> bytes:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_bytes()
     except OSError as exc:
         raise BadCardFile(path, None, f"cannot read the file ({exc.strerror})") from None
+
+
+def _decode(path: str, raw: bytes) -> str:
+    """UTF-8 text; a byte-order mark (as some editors write) is dropped."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise BadCardFile(
+            path, line, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
+        ) from None
+
+
+_SECTIONS = ("creature", "destiny", "leader")
+
+
+def _tables(path: str, data: dict[str, Any], section: str) -> list[dict[str, Any]]:
+    """The ``[[section]]`` tables of the file (an array of tables, or nothing)."""
+    got = data.get(section, [])
+    shape = f"cards go in [[{section}]] tables (an array of tables)"
+    if not isinstance(got, list):
+        raise BadCardFile(path, None, f"'{section}' is {_type_name(got)}; {shape}")
+    for i, raw in enumerate(got):
+        if not isinstance(raw, dict):
+            raise BadCardFile(
+                path, None, f"{section} #{i + 1} is {_type_name(raw)}, not a table; {shape}"
+            )
+    return got
+
+
+def _type_name(v: Any) -> str:
+    """``v``'s TOML type with its article ("an integer", "a table")."""
+    if isinstance(v, bool):
+        return "a boolean"
+    names = {dict: "a table", list: "a list", str: "a string", int: "an integer"}
+    return names.get(type(v), f"a {type(v).__name__}")
+
+
+def _parse(path: str, text: str) -> CardSet:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise BadCardFile(path, int(m.group(1)) if m else None, f"not valid TOML: {exc}") from None
-    unknown = set(data) - {"creature", "destiny", "leader"}
+    unknown = set(data) - set(_SECTIONS)
     if unknown:
-        raise BadCardFile(path, None, f"unknown section(s) {sorted(unknown)}")
+        raise BadCardFile(
+            path, None, f"unknown section(s) {sorted(unknown)}; sections: {', '.join(_SECTIONS)}"
+        )
     p = _Parser(path, _Where(text))
     defs: list[CardDef] = []
     seen: set[str] = set()
     for table in ("creature", "destiny"):
-        for i, raw in enumerate(data.get(table, [])):
+        for i, raw in enumerate(_tables(path, data, table)):
             p.table, p.i, p.name = table, i, str(raw.get("name", "?"))
             d = _creature(p, raw, len(defs)) if table == "creature" else _destiny(p, raw, len(defs))
-            if d.name.casefold() in seen:
+            # Text forms compare case- and space-insensitively ("draft bober").
+            folded = " ".join(d.name.split()).casefold()
+            if not folded:
+                raise p.fail("'name' must not be blank")
+            if folded in seen:
                 raise p.fail("a card of this name already exists")
-            seen.add(d.name.casefold())
+            seen.add(folded)
             defs.append(d)
     leaders: list[LeaderDef] = []
-    for i, raw in enumerate(data.get("leader", [])):
+    for i, raw in enumerate(_tables(path, data, "leader")):
         p.table, p.i, p.name = "leader", i, str(raw.get("name", "?"))
         leaders.append(_leader(p, raw, i))
-    if len({x.name.casefold() for x in leaders}) != len(leaders):
+    if len({" ".join(x.name.split()).casefold() for x in leaders}) != len(leaders):
         raise BadCardFile(path, None, "two leaders share a name")
     if len(leaders) < 6:
         raise BadCardFile(
@@ -478,6 +542,8 @@ def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
 
 
 def _leader(p: _Parser, raw: dict[str, Any], index: int) -> LeaderDef:
+    if set(raw) - {"name", "en", "passive"}:
+        raise p.fail(f"unknown field(s) {', '.join(sorted(set(raw) - {'name', 'en', 'passive'}))}")
     name, en = p.s(raw, "name"), p.s(raw, "en")
     ps = raw.get("passive")
     if not isinstance(ps, dict):
