@@ -6,11 +6,16 @@ full state consistent with what the seat knows, for search); the real state
 stays private to the context.
 
 Agent specs are strings: ``random``, ``heuristic``, ``ismcts:iterations=400``.
+Installed packages add agents by name through the ``bestiary.agents`` entry-point
+group; ``module:object[:options]`` names any importable class or factory, where
+the caller allows imports (see :func:`make_agent`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import importlib
+from collections.abc import Callable, Container, Mapping, Sequence
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Protocol
 
 from ..engine.errors import BadAgentSpec
@@ -53,12 +58,30 @@ class Agent(Protocol):
 
 AgentFactory = Callable[..., Agent]
 
+#: Entry-point group of installed agents: ``name = "package.module:Factory"``.
+AGENT_GROUP = "bestiary.agents"
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iterations=400,c=0.7"`` -> ``("ismcts", {"iterations": "400", "c": "0.7"})``."""
+
+def parse_spec(spec: str, known: Container[str] = ()) -> tuple[str, dict[str, str]]:
+    """``"ismcts:iterations=400,c=0.7"`` -> ``("ismcts", {"iterations": "400", "c": "0.7"})``.
+
+    An import path keeps its object in the name:
+    ``"mybots.deep:Agent:depth=3"`` -> ``("mybots.deep:Agent", {"depth": "3"})``.
+    A name in ``known`` (the registered agents) is never read as a module.
+    """
     name, _, rest = spec.strip().partition(":")
     if not name:
         raise BadAgentSpec(f"empty agent spec {spec!r}")
+    head, colon, tail = rest.partition(":")
+    looks_imported = "." in name or colon or (head and "=" not in head and "," not in head)
+    if name not in known and looks_imported:
+        # module:object[:options] (a module may be a single name: ``mybot:Agent``)
+        if not head.strip():
+            raise BadAgentSpec(
+                f"agent spec {spec!r} names a module; write it module:object "
+                "(e.g. mybots.deep:Agent), with options after another colon"
+            )
+        name, rest = f"{name}:{head.strip()}", tail
     kwargs: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         if "=" not in part:
@@ -68,6 +91,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, kwargs
 
 
+def is_import_path(name: str) -> bool:
+    """``mybots.deep:Agent`` (an object in a module), as opposed to a registered name."""
+    return ":" in name
+
+
 def _generic_agents() -> Mapping[str, AgentFactory]:
     from .ismcts import ISMCTSAgent
     from .random_agent import RandomAgent
@@ -75,21 +103,87 @@ def _generic_agents() -> Mapping[str, AgentFactory]:
     return {"random": RandomAgent, "ismcts": ISMCTSAgent}
 
 
-def available_agents(game: Game) -> dict[str, AgentFactory]:
-    return {**_generic_agents(), **game.agents()}
+def _agent_entry_points() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=AGENT_GROUP)}
 
 
-def make_agent(game: Game, spec: str, seed: int = 0) -> Agent:
-    """Build the agent a spec names, for ``game``; BadAgentSpec lists the choices."""
-    name, kwargs = parse_spec(spec)
-    agents = available_agents(game)
-    if name not in agents:
-        raise BadAgentSpec(
-            f"unknown agent {name!r} for {game.id}; agents: {', '.join(sorted(agents))}"
-        )
+def _load_entry_point(ep: EntryPoint) -> AgentFactory:
     try:
-        return agents[name](seed=seed, **kwargs)
+        factory = ep.load()
+    except Exception as exc:  # a stale or broken package must name itself, not crash
+        raise BadAgentSpec(
+            f"agent {ep.name!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}; "
+            "if its package changed, re-run pip install -e . in it"
+        ) from None
+    return _checked_factory(factory, f"agent {ep.name!r} ({ep.value})")
+
+
+def _checked_factory(obj: object, what: str) -> AgentFactory:
+    if not callable(obj):
+        raise BadAgentSpec(
+            f"{what} is not a class or factory (it is a {type(obj).__name__}); "
+            "an agent is built as Factory(seed=..., **options) and has act(ctx)"
+        )
+    return obj
+
+
+def _import_agent(path: str) -> AgentFactory:
+    """``module:object`` -> the object, with errors that say which part failed."""
+    module_name, _, attr = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # ImportError, or the module's own code failing
+        raise BadAgentSpec(
+            f"cannot import module {module_name!r} for agent {path!r}: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
+    obj: object = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise BadAgentSpec(f"module {module_name!r} has no {attr!r} (agent {path!r})")
+        obj = getattr(obj, part)
+    return _checked_factory(obj, f"{path!r}")
+
+
+def available_agents(game: Game) -> dict[str, AgentFactory | EntryPoint]:
+    """Agents by name: the generic ones, installed ones (``bestiary.agents`` entry
+    points, loaded only when used), then the game's own."""
+    return {**_generic_agents(), **_agent_entry_points(), **game.agents()}
+
+
+def make_agent(game: Game, spec: str, seed: int = 0, *, allow_import: bool = False) -> Agent:
+    """Build the agent a spec names, for ``game``; BadAgentSpec lists the choices.
+
+    ``allow_import`` lets a spec name any importable object (``mybots:Agent``).
+    Importing runs the module's code, so only a local user may ask for it: the
+    command line sets it, the web server never does.
+    """
+    name, kwargs = parse_spec(spec, known=available_agents(game))
+    factory: AgentFactory
+    if is_import_path(name):
+        if not allow_import:
+            raise BadAgentSpec(
+                f"agent {spec!r} names a module to import, which is not allowed here; "
+                "use an installed agent: " + ", ".join(sorted(available_agents(game)))
+            )
+        factory = _import_agent(name)
+    else:
+        agents = available_agents(game)
+        if name not in agents:
+            raise BadAgentSpec(
+                f"unknown agent {name!r} for {game.id}; agents: {', '.join(sorted(agents))} "
+                "(or module:object for your own)"
+            )
+        found = agents[name]
+        factory = _load_entry_point(found) if isinstance(found, EntryPoint) else found
+    try:
+        agent = factory(seed=seed, **kwargs)
     except TypeError as exc:
         raise BadAgentSpec(f"agent {spec!r}: {exc}") from None
     except ValueError as exc:
         raise BadAgentSpec(f"agent {spec!r}: bad value ({exc})") from None
+    if not callable(getattr(agent, "act", None)):
+        raise BadAgentSpec(
+            f"agent {spec!r} built a {type(agent).__name__}, which has no act(ctx) method"
+        )
+    return agent
