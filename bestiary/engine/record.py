@@ -9,16 +9,47 @@ like a game log and survives changes to a game's action numbering.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import BadRecord, BestiaryError
+from .errors import BadInput, BadRecord, BestiaryError
 from .protocol import Action, Game, State
 from .registry import get_game
 
 FORMAT = "bestiary-record/1"
+
+#: Deepest nesting of arrays and objects that JSON input may have. Python's
+#: parser recurses once per level: far deeper input would end in RecursionError.
+MAX_JSON_DEPTH = 100
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in ``text`` (brackets inside strings do not count)."""
+    depth = deepest = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` for untrusted input: BadInput (one line) instead of any parser error."""
+    if json_depth(text) > max_depth:
+        raise BadInput(f"JSON nested deeper than {max_depth} levels is refused")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"not JSON: {exc}") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise BadInput(f"unreadable JSON: {exc}") from None
 
 
 @dataclass
@@ -58,12 +89,12 @@ class MatchRecord:
                 variant=str(data["variant"]),
                 options=dict(data.get("options") or {}),
                 moves=moves,
-                seats=list(data["seats"]) if data.get("seats") else None,
+                seats=[str(s) for s in data["seats"]] if data.get("seats") else None,
                 result=data.get("result"),
             )
         except BadRecord:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise BadRecord(
                 f"malformed record ({exc!s}); a record needs game, players, seed, variant, moves"
             ) from None
@@ -74,11 +105,13 @@ class MatchRecord:
     @classmethod
     def load(cls, path: str | Path) -> MatchRecord:
         try:
-            data = json.loads(Path(path).read_text())
+            data = parse_json(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
             raise BadRecord(f"cannot read record {path}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise BadRecord(f"{path} is not JSON: {exc}") from None
+        except UnicodeDecodeError:
+            raise BadRecord(f"{path} is not a text file (records are UTF-8 JSON)") from None
+        except BadInput as exc:
+            raise BadRecord(f"{path}: {exc}") from None
         if not isinstance(data, dict):
             raise BadRecord(f"{path}: a record is a JSON object")
         return cls.from_json(data)

@@ -3,11 +3,16 @@
 A game is found by its id; the engine imports no game module directly, so
 a new game is a package plus one entry-point line in ``pyproject.toml``.
 Tests may :func:`register` a game of their own.
+
+Entry points are read from the installed package's metadata: after adding,
+renaming or removing one in ``pyproject.toml``, re-run ``pip install -e .``.
+A stale or broken entry point hides no other game: :func:`all_games` skips
+it and :func:`broken_games` says what is wrong, for the commands to warn.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 
 from .errors import BestiaryError, UnknownGame
 from .protocol import Game
@@ -17,7 +22,7 @@ _extra: dict[str, Game] = {}
 _loaded: dict[str, Game] = {}
 
 
-def _entry_points() -> dict[str, object]:
+def _entry_points() -> dict[str, EntryPoint]:
     return {ep.name: ep for ep in entry_points(group=_GROUP)}
 
 
@@ -34,18 +39,43 @@ def get_game(game_id: str) -> Game:
     eps = _entry_points()
     if game_id not in eps:
         raise UnknownGame(game_id, game_ids())
+    ep = eps[game_id]
     try:
-        game = eps[game_id].load()  # type: ignore[attr-defined]
+        game = ep.load()
     except Exception as exc:  # a broken game package must not hide the others
-        raise BestiaryError(f"game {game_id!r} failed to load: {exc}") from exc
+        raise BestiaryError(
+            f"game {game_id!r} failed to load from {ep.value} "
+            f"({type(exc).__name__}: {exc}); if the entry points in pyproject.toml "
+            "changed, re-run pip install -e ."
+        ) from None
     if not isinstance(game, Game):
-        raise BestiaryError(f"entry point {game_id!r} is not a bestiary Game")
+        raise BestiaryError(
+            f"entry point {game_id!r} ({ep.value}) is not a bestiary Game"
+        )
     _loaded[game_id] = game
     return game
 
 
+def broken_games() -> dict[str, str]:
+    """Registered ids whose game does not load, with what is wrong."""
+    problems = {}
+    for gid in game_ids():
+        try:
+            get_game(gid)
+        except BestiaryError as exc:
+            problems[gid] = str(exc)
+    return problems
+
+
 def all_games() -> list[Game]:
-    return [get_game(g) for g in game_ids()]
+    """Every game that loads (see :func:`broken_games` for the others)."""
+    games = []
+    for gid in game_ids():
+        try:
+            games.append(get_game(gid))
+        except BestiaryError:
+            continue
+    return games
 
 
 def register(game: Game) -> None:
