@@ -1,0 +1,88 @@
+"""``bestiary bench``: random self-play speed (µs per decision, games per second)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from ..engine.protocol import Game
+from ..engine.registry import all_games, get_game
+from .common import (
+    CardsOpt,
+    JsonOpt,
+    OptionOpt,
+    VariantOpt,
+    cli_errors,
+    emit_json,
+    esc,
+    fail,
+    guarded,
+    options_of,
+    out,
+    warn_broken_games,
+)
+
+
+def bench(
+    game_id: Annotated[str | None, typer.Argument(help="game id (default: every game)")] = None,
+    players: Annotated[int | None, typer.Option(help="seats (default: the game's usual)")] = None,
+    seconds: Annotated[float, typer.Option(help="seconds per repeat")] = 1.0,
+    repeats: Annotated[int, typer.Option(help="repeats (the median is reported)")] = 5,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    cards: CardsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Time random self-play (µs per decision, games per second) and game extras.
+
+    With a game, -o/--cards/--variant measure those rules (e.g. a designer's
+    card file); without one, every installed game in one table.
+    """
+    from ..sim.bench import bench_selfplay
+
+    if not 0 < seconds <= 3600:
+        fail("--seconds must be more than 0 and at most 3600")
+    if not 1 <= repeats <= 1000:
+        fail("--repeats must be between 1 and 1000")
+    opts = options_of(option, cards)
+    if game_id is None and (opts or variant):
+        fail("rule options, --cards and --variant differ from game to game: name a game")
+    targets: list[Game]
+    if game_id:
+        targets = [guarded(lambda: get_game(game_id))]
+    else:
+        warn_broken_games()
+        targets = all_games()
+    results: list[dict[str, Any]] = []
+    for game in targets:
+        with cli_errors():
+            rules = game.ruleset(variant, opts)  # bad options fail before any timing
+            res = bench_selfplay(game, players, seconds, repeats, variant=variant, options=opts)
+            res["options"] = opts
+            res["extra"] = game.bench_extra(rules)
+        results.append(res)
+    if as_json:
+        emit_json({"bench": results})
+        return
+    _print_table(results, seconds, repeats)
+
+
+def _print_table(results: list[dict[str, Any]], seconds: float, repeats: int) -> None:
+    table = Table(title=f"Random self-play (median of {repeats} × {seconds:g}s)")
+    for col in ("game", "players", "µs/decision", "games/s", "decisions/game"):
+        table.add_column(col, justify="right" if col != "game" else "left")
+    for r in results:
+        table.add_row(
+            esc(r["game"]),
+            str(r["players"]),
+            f"{r['us_per_decision']:.2f}",
+            f"{r['games_per_second']:.1f}",
+            f"{r['decisions_per_game']:.0f}",
+        )
+    out.print(table)
+    for r in results:
+        if r["extra"]:
+            out.print(f"[bold]{esc(r['game'])}[/] extras:")
+            out.print(r["extra"])

@@ -1,0 +1,115 @@
+"""What every command shares: the consoles, clean errors, options and seat lists.
+
+Everything the CLI prints from outside its own code (messages, card and
+player names, option values, agent specs) goes through :func:`esc` or is
+printed with markup off: Rich reads ``[words]`` as markup, so unescaped text
+loses its brackets, and ``[/red]`` in a name would crash the print.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..engine.errors import BestiaryError
+from ..engine.registry import broken_games
+from ..engine.ruleset import parse_option_args
+
+T = TypeVar("T")
+
+out = Console()
+err = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="game id (see `bestiary games`)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
+VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="rules variant")]
+OptionOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="rule option name=value (repeatable)")
+]
+CardsOpt = Annotated[
+    Path | None, typer.Option("--cards", help="a card file of your own (games that load cards)")
+]
+
+
+def esc(value: object) -> str:
+    """``str(value)`` made safe to embed in Rich markup."""
+    return escape(str(value))
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One line on stderr (the message is text, not markup) and exit ``code``."""
+    err.print(f"[bold red]error:[/] {esc(message)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    err.print(f"[yellow]warning:[/] {esc(message)}", highlight=False, soft_wrap=True)
+
+
+def warn_broken_games() -> None:
+    """Name every game entry point that does not load; the commands go on without it."""
+    for problem in broken_games().values():
+        warn(f"{problem} (the other games are not affected)")
+
+
+def guarded(fn: Callable[[], T]) -> T:
+    """Run ``fn``; turn engine errors into a clear message and exit code 2."""
+    with cli_errors():
+        return fn()
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def cli_errors() -> Iterator[None]:
+    """Engine errors inside become a clear message on stderr and exit code 2."""
+    try:
+        yield
+    except BestiaryError as exc:
+        fail(str(exc))
+
+
+def options_of(option: list[str] | None, cards: Path | None) -> dict[str, Any]:
+    opts: dict[str, Any] = guarded(lambda: parse_option_args(option))
+    if cards is not None:
+        if not cards.is_file():
+            fail(f"card file {cards} does not exist (or is not a file)")
+        opts["cards"] = str(cards)
+    return opts
+
+
+def split_seats(seats: str) -> list[str]:
+    """``"ismcts:iterations=400,c=0.7,random"`` -> ``["ismcts:iterations=400,c=0.7", "random"]``.
+
+    Commas separate seats and also an agent's options; a piece with ``=`` and
+    no ``:`` can only be an option, so it stays with the agent before it.
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in seats.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def allow_local_imports() -> None:
+    """Let ``--seats mybot:Agent`` find ``mybot.py`` in the current directory, as
+    ``python -m`` would (the ``bestiary`` script's own directory is on the path instead)."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")

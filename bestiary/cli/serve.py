@@ -1,0 +1,32 @@
+"""``bestiary serve``: the web app."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import fail, guarded
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="database URL or SQLite path (default: a SQLite file in the user data directory)"
+        ),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.4,
+) -> None:
+    """Run the web app: lobby and tables for every game."""
+    if not 0 < port < 65536:
+        fail(f"--port must be between 1 and 65535, not {port}")
+    if not 0 <= bot_delay <= 60:
+        fail(f"--bot-delay must be between 0 and 60 seconds, not {bot_delay:g}")
+    try:
+        from ..server import run
+    except ImportError as exc:
+        fail(f"the web app needs its extras: pip install 'bestiary[web]' ({exc})")
+    guarded(lambda: run(host=host, port=port, db=db, bot_delay=bot_delay))

@@ -1,0 +1,200 @@
+"""``bestiary simulate``: many games between bots; wins, scores and game statistics.
+
+A long run survives what long runs meet: Ctrl-C or a kill (SIGINT, SIGTERM)
+prints the results of the games finished so far; a game that fails is named
+by its seed, seats and error (``--keep-going`` plays the others).
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from types import FrameType
+from typing import Annotated, Any
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from ..engine.errors import BestiaryError
+from ..engine.protocol import Game
+from ..engine.registry import get_game
+from ..sim.runner import GameFailed, Summary
+from ..sim.runner import simulate as run_games
+from .common import (
+    CardsOpt,
+    GameArg,
+    JsonOpt,
+    OptionOpt,
+    VariantOpt,
+    allow_local_imports,
+    emit_json,
+    err,
+    esc,
+    fail,
+    guarded,
+    options_of,
+    out,
+    split_seats,
+)
+
+MAX_WORKERS = 256
+
+
+@contextmanager
+def interrupts_as_keyboard_interrupt() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM both stop the run the same way (KeyboardInterrupt,
+    which the runner turns into partial results); yields the signals caught."""
+    caught: list[int] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield caught
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _run(
+    run: Callable[[Callable[[int], None] | None], Summary], game_id: str, games: int, bar: bool
+) -> Summary:
+    if not bar:
+        return run(None)
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"simulating {esc(game_id)}", total=games)
+        return run(lambda k: progress.advance(task, k))
+
+
+def simulate(
+    game_id: GameArg,
+    games_: Annotated[int, typer.Option("--games", "-n", help="how many games")] = 100,
+    seats: Annotated[
+        str, typer.Option(help="comma-separated agent specs (or module:Agent of your own)")
+    ] = "",
+    seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
+    variant: VariantOpt = None,
+    option: OptionOpt = None,
+    cards: CardsOpt = None,
+    rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
+    workers: Annotated[
+        int, typer.Option(help="processes to use (results do not depend on it)")
+    ] = 1,
+    keep_going: Annotated[
+        bool, typer.Option("--keep-going", help="skip a failing game (named) and play the rest")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play many games between bots and print wins, scores and game statistics."""
+    game = guarded(lambda: get_game(game_id))
+    opts = options_of(option, cards)
+    specs = split_seats(seats) or ["random"] * game.default_players
+    if games_ < 1:
+        fail("--games must be at least 1")
+    if not 1 <= workers <= MAX_WORKERS:
+        fail(f"--workers must be between 1 and {MAX_WORKERS}")
+    allow_local_imports()
+
+    def run(progress: Callable[[int], None] | None) -> Summary:
+        return run_games(
+            game, specs, games_, seed, variant, opts, rotate, workers, progress,
+            keep_going=keep_going, allow_import=True,
+        )  # fmt: skip
+
+    with interrupts_as_keyboard_interrupt() as caught:
+        try:
+            summary = _run(run, game_id, games_, bar=not as_json and err.is_terminal)
+        except GameFailed as exc:  # the run's fault, not the command line's: exit 1
+            fail(str(exc), code=1)
+        except BestiaryError as exc:
+            fail(str(exc))
+    if as_json:
+        emit_json(summary.to_json())
+    else:
+        print_summary(game, summary, specs)
+    _report_end(summary, caught)
+
+
+def _report_end(summary: Summary, caught: list[int]) -> None:
+    for failure in summary.failures:
+        err.print(
+            f"[bold red]failed:[/] {esc(failure.describe(summary.game))}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if summary.interrupted:
+        err.print(
+            f"[yellow]interrupted:[/] {summary.games} of {summary.requested} games played",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(128 + (caught[-1] if caught else signal.SIGINT))
+    if summary.failures:
+        raise typer.Exit(1)
+
+
+def print_summary(game: Game, summary: Summary, specs: list[str]) -> None:
+    title = f"{esc(game.title)}: {summary.games} games in {summary.seconds:.1f}s"
+    if summary.interrupted:
+        title += f" (interrupted; {summary.requested} asked for)"
+    out.print(_seat_table(summary, title))
+    if summary.rotate or len(set(specs)) > 1:
+        out.print(_agent_table(summary))
+    if summary.games:
+        _print_stats(summary.stats, summary.decisions)
+
+
+def _seat_table(summary: Summary, title: str) -> Table:
+    """Rows are seat positions. Without --rotate a seat always holds the same agent,
+    so the row names it; with --rotate every agent sits everywhere, so it cannot."""
+    table = Table(title=f"{title} — by seat")
+    columns = ["seat"] + ([] if summary.rotate else ["agent"])
+    for col in (*columns, "wins", "win rate", "mean score"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for i, spec in enumerate(summary.seats):
+        label = [str(i)] + ([] if summary.rotate else [esc(spec)])
+        table.add_row(
+            *label,
+            f"{summary.wins[i]:g}",
+            f"{summary.win_rates()[i]:.1%}",
+            f"{summary.mean_scores[i]:.2f}",
+        )
+    return table
+
+
+def _agent_table(summary: Summary) -> Table:
+    table = Table(title="By agent")
+    for col in ("agent", "seat-games", "wins", "win rate", "mean score"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for a, rate in summary.agent_win_rates().items():
+        table.add_row(
+            esc(a),
+            str(summary.agent_seats.get(a, 0)),
+            f"{summary.agent_wins[a]:g}",
+            f"{rate:.1%}",
+            f"{summary.agent_mean_scores.get(a, 0.0):.2f}",
+        )
+    return table
+
+
+def _print_stats(stats: Mapping[str, Any], decisions: Mapping[str, float]) -> None:
+    table = Table(title="Statistics")
+    table.add_column("stat")
+    table.add_column("value")
+    table.add_row("decisions per game", f"mean {decisions['mean']:.1f}, max {decisions['max']}")
+    for k, v in stats.items():
+        if "mean" in v and "n" in v:
+            table.add_row(
+                esc(k),
+                f"mean {v['mean']:.2f}, median {v['median']:g}, min {v['min']:g}, max {v['max']:g}",
+            )
+        else:
+            total = sum(v.values()) or 1
+            table.add_row(
+                esc(k), esc(", ".join(f"{name} {c} ({c / total:.0%})" for name, c in v.items()))
+            )
+    out.print(table)
