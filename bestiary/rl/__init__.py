@@ -1,0 +1,61 @@
+"""Standard learning environments for every Bestiary game (``pip install 'bestiary[rl]'``).
+
+- :func:`env`: a PettingZoo AEC environment (every seat is an agent).
+- :func:`single_agent_env`: a Gymnasium environment where one seat learns
+  and bots (``heuristic``, ``ismcts:...``) play the others.
+
+Observations are built from the seat's own view only, by the game's
+``observe.py``; the action space is the game's fixed one, with a mask.
+See docs/RL.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .aec import BestiaryAEC
+from .single import SingleAgentEnv
+
+
+def raw_env(
+    game_id: str,
+    players: int | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    max_steps: int = 20_000,
+) -> BestiaryAEC:
+    """The AEC environment without PettingZoo's order-checking wrapper."""
+    return BestiaryAEC(game_id, players, variant, options, render_mode, max_steps)
+
+
+def env(
+    game_id: str,
+    players: int | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    max_steps: int = 20_000,
+) -> Any:
+    """``bestiary.rl.env("taxonomy", players=4)``: the AEC environment, wrapped
+    (as PettingZoo's own environments are) to refuse calls out of order."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(
+        raw_env(game_id, players, variant, options, render_mode, max_steps)
+    )
+
+
+def single_agent_env(
+    game_id: str,
+    players: int | None = None,
+    seat: int = 0,
+    opponents: str | Sequence[str] = "heuristic",
+    **kwargs: Any,
+) -> SingleAgentEnv:
+    """One learning seat against bots; see :class:`SingleAgentEnv`."""
+    return SingleAgentEnv(game_id, players, seat, opponents, **kwargs)
+
+
+__all__ = ["BestiaryAEC", "SingleAgentEnv", "env", "raw_env", "single_agent_env"]
