@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
+
 from .cards import RARITY_PL, CardSet
 from .effects import card_text
 
@@ -62,6 +64,11 @@ def catalog(cs: CardSet) -> dict[str, Any]:
     }
 
 
+def _literal(*values: str) -> list[Text]:
+    """Names from a designer's file are text, never Rich markup."""
+    return [Text(v) for v in values]
+
+
 def render_catalog(cat: Mapping[str, Any]) -> RenderableType:
     from rich.console import Group
     from rich.table import Table
@@ -71,26 +78,26 @@ def render_catalog(cat: Mapping[str, Any]) -> RenderableType:
         t1.add_column(col)
     for c in cat["creatures"]:
         t1.add_row(
-            c["name"],
-            c["en"],
-            c["faction"],
-            c["rarity"],
+            *_literal(c["name"], c["en"], c["faction"], c["rarity"]),
             str(c["copies"]),
             str(c["cost"]),
             str(c["attack"]),
             str(c["defence"]),
-            c["text"],
+            Text(c["text"]),
         )
     t2 = Table(title=f"Destiny (przeznaczenie) — {cat['deck_sizes']['destiny']} cards")
     for col in ("name", "English", "type", "rarity", "×", "cost", "text"):
         t2.add_column(col)
     for c in cat["destiny"]:
         t2.add_row(
-            c["name"], c["en"], c["type"], c["rarity"], str(c["copies"]), str(c["cost"]), c["text"]
+            *_literal(c["name"], c["en"], c["type"], c["rarity"]),
+            str(c["copies"]),
+            str(c["cost"]),
+            Text(c["text"]),
         )
     t3 = Table(title="Leaders (liderzy)")
     for col in ("name", "English", "passive"):
         t3.add_column(col)
     for c in cat["leaders"]:
-        t3.add_row(c["name"], c["en"], c["text"])
+        t3.add_row(*_literal(c["name"], c["en"], c["text"]))
     return Group(t1, t2, t3)

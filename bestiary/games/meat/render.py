@@ -1,6 +1,9 @@
 """Rich rendering of a seat's view for ``bestiary play meat``: both sides'
 three lanes face to face, vitality, Telestarion, the hand, the draft row,
-the stack during INSTANT windows and the latest log lines."""
+the stack during INSTANT windows and the latest log lines.
+
+Card and leader names may come from a designer's file: they are always put
+in ``Text`` objects (literal text), never in strings Rich reads as markup."""
 
 from __future__ import annotations
 
@@ -58,7 +61,7 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
             who = f"s{s} (team {s & 1})" + (" ← you" if s == seat else "")
             who += f"\n{lead}\nTelestarion {view['telestarion'][s]} · hand {view['hand_sizes'][s]}"
             dest = ", ".join(d.get("card", "▮") + f" ({d['status']})" for d in f["destiny"])
-            board.add_row(who, *cells, Text(dest or "—"))
+            board.add_row(Text(who), *cells, Text(dest or "—"))
         board.add_section()
     parts.append(board)
     if view["draft_row"]:
@@ -81,7 +84,7 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
         st.add_column("target")
         for i, e in enumerate(reversed(view["stack"])):
             tgt = e["target_card"] or (f"slot {e['target']}" if e["target"] >= 0 else "—")
-            st.add_row(str(i + 1), str(e["seat"]), e["card"], tgt)
+            st.add_row(str(i + 1), str(e["seat"]), Text(e["card"]), Text(tgt))
         parts.append(st)
     if log:
         parts.append(Panel(Text("\n".join(log[-14:])), title="Log"))

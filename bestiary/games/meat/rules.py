@@ -1115,12 +1115,19 @@ class MeatState(State):
     def clone(self) -> MeatState:
         """An independent copy. Every attribute outside SHARED/CACHES is copied
         by its type, so a field added later cannot be shared by mistake (search
-        copies once changed the real match through shared leader bonuses)."""
+        copies once changed the real match through shared leader bonuses).
+        The type tests are inlined: clone() is the look-ahead's hot path."""
         other = MeatState.__new__(MeatState)
         shared = self.SHARED
         new = other.__dict__
         for k, v in self.__dict__.items():
-            new[k] = v if k in shared else _copy_field(v)
+            t = type(v)
+            if t is list:
+                new[k] = [x[:] for x in v] if v and type(v[0]) is list else v[:]
+            elif t is int or t is str or t is bool or t is tuple or v is None or k in shared:
+                new[k] = v
+            else:
+                new[k] = _copy_field(v)
         other._memo = None
         return other
 

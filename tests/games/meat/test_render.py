@@ -1,0 +1,48 @@
+"""Terminal rendering: names from a designer's card file are shown as text,
+never read as Rich markup (a card named ``[/red]`` once crashed the board)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from bestiary.games.meat import GAME
+from bestiary.games.meat.cards import DEFAULT_PATH
+
+from .helpers import at_tactics, place
+
+
+def _markup_file(tmp_path: Path) -> str:
+    text = DEFAULT_PATH.read_text(encoding="utf-8")
+    text = text.replace('name = "Bober"', 'name = "[/red]"')
+    text = text.replace('name = "Zemsta"', 'name = "[bold]Zemsta"')
+    text = text.replace('name = "Wyrocznia"', 'name = "[/] Wyrocznia"')
+    path = tmp_path / "cards.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _text(renderable: object) -> str:
+    console = Console(record=True, width=200, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_card_and_leader_names_are_not_markup(tmp_path: Path) -> None:
+    cards = _markup_file(tmp_path)
+    st = at_tactics(2, 0, {0: ["[/red]", "[bold]Zemsta"], 1: ["Rekrut"]}, cards=cards)
+    st.leader = [st.cs.leader("[/] Wyrocznia").index, -1]
+    place(st, 0, {"front": "[/red]"}, ("[bold]Zemsta",))
+    view = st.view(0)
+    view["stack"] = [{"seat": 0, "card": "[bold]Zemsta", "target": 1, "target_card": None}]
+    out = _text(GAME.render(view, st.events_since(0, 0)))
+    assert "[/red]" in out and "[bold]Zemsta" in out and "[/] Wyrocznia" in out
+
+
+def test_the_catalog_shows_markup_names_literally(tmp_path: Path) -> None:
+    rules = GAME.ruleset(None, {"cards": _markup_file(tmp_path)})
+    cat = GAME.catalog(rules)
+    assert cat is not None
+    out = _text(GAME.render_catalog(cat))
+    assert "[/red]" in out and "[/] Wyrocznia" in out
