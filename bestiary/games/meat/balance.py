@@ -9,6 +9,7 @@ the share of its seat-games that its side won.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections import Counter
 from itertools import combinations
@@ -50,9 +51,40 @@ def leader_table(games: int, players: int = 2, seed: int = 10_000) -> dict[str, 
     return {k: {"games": played[k], "win_rate": wins[k] / played[k]} for k in sorted(played)}
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m bestiary.games.meat.balance",
+        description="Win rates of the four factions (heuristic bots that favour one "
+        "faction in the draft, every pair) and of the leaders (random leaders).",
+    )
+    parser.add_argument(
+        "games", nargs="?", type=_positive, default=100, help="games per faction pair (100)"
+    )
+    parser.add_argument(
+        "players",
+        nargs="?",
+        type=int,
+        choices=(2, 4, 6),
+        default=2,
+        metavar="players",
+        help="2, 4 or 6 (2)",
+    )
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def main(argv: list[str]) -> None:
-    games = int(argv[0]) if argv else 100
-    players = int(argv[1]) if len(argv) > 1 else 2
+    args = _parser().parse_args(argv)
+    games, players = args.games, args.players
     out: dict[str, Any] = {
         "factions": faction_table(games, players),
         "leaders": leader_table(games * 3, players),
