@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from ..engine.errors import BestiaryError
 from ..engine.protocol import Game
 from ..engine.registry import all_games, get_game
 from .common import (
@@ -21,6 +22,7 @@ from .common import (
     guarded,
     options_of,
     out,
+    warn,
     warn_broken_games,
 )
 
@@ -40,8 +42,6 @@ def bench(
     With a game, -o/--cards/--variant measure those rules (e.g. a designer's
     card file); without one, every installed game in one table.
     """
-    from ..sim.bench import bench_selfplay
-
     if not 0 < seconds <= 3600:
         fail("--seconds must be more than 0 and at most 3600")
     if not 1 <= repeats <= 1000:
@@ -56,17 +56,42 @@ def bench(
         warn_broken_games()
         targets = all_games()
     results: list[dict[str, Any]] = []
+    failed: list[str] = []
     for game in targets:
         with cli_errors():
-            rules = game.ruleset(variant, opts)  # bad options fail before any timing
-            res = bench_selfplay(game, players, seconds, repeats, variant=variant, options=opts)
-            res["options"] = opts
-            res["extra"] = game.bench_extra(rules)
-        results.append(res)
+            game.ruleset(variant, opts)  # bad options fail before any timing
+        try:
+            results.append(_bench_one(game, players, seconds, repeats, variant, opts))
+        except BestiaryError as exc:
+            if game_id:
+                fail(str(exc))
+            failed.append(f"{game.id}: {exc}")
+        except Exception as exc:  # one game's bug must not hide the other games' figures
+            failed.append(f"{game.id}: {type(exc).__name__}: {exc}")
+    for problem in failed:
+        warn(f"bench failed for {problem}")
     if as_json:
-        emit_json({"bench": results})
-        return
-    _print_table(results, seconds, repeats)
+        emit_json({"bench": results, "failed": failed})
+    else:
+        _print_table(results, seconds, repeats)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _bench_one(
+    game: Game,
+    players: int | None,
+    seconds: float,
+    repeats: int,
+    variant: str | None,
+    opts: dict[str, Any],
+) -> dict[str, Any]:
+    from ..sim.bench import bench_selfplay
+
+    res = bench_selfplay(game, players, seconds, repeats, variant=variant, options=opts)
+    res["options"] = opts
+    res["extra"] = game.bench_extra(game.ruleset(variant, opts))
+    return res
 
 
 def _print_table(results: list[dict[str, Any]], seconds: float, repeats: int) -> None:

@@ -70,11 +70,17 @@ def guarded(fn: Callable[[], T]) -> T:
 
 @contextmanager
 def cli_errors() -> Iterator[None]:
-    """Engine errors inside become a clear message on stderr and exit code 2."""
+    """Engine errors inside become a clear message on stderr and exit code 2.
+
+    So does a RecursionError: the parsers of data files (JSON, TOML) recurse
+    once per level of nesting, and a file nested thousands deep is bad input.
+    """
     try:
         yield
     except BestiaryError as exc:
         fail(str(exc))
+    except RecursionError:
+        fail("the input is nested too deeply to read (a file or value with thousands of levels)")
 
 
 def options_of(option: list[str] | None, cards: Path | None) -> dict[str, Any]:

@@ -185,7 +185,7 @@ def _read_payload(game: Game, rules: Ruleset) -> dict[str, Any]:
     try:
         payload = parse_json(raw)
     except BadInput as exc:
-        fail_with_shape(f"input is {exc}", game, rules)
+        fail_with_shape(f"stdin: {exc}", game, rules)
     if not isinstance(payload, dict):
         fail_with_shape("the input must be a JSON object", game, rules)
     return payload

@@ -43,7 +43,7 @@ def json_depth(text: str) -> int:
 def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """``json.loads`` for untrusted input: BadInput (one line) instead of any parser error."""
     if json_depth(text) > max_depth:
-        raise BadInput(f"JSON nested deeper than {max_depth} levels is refused")
+        raise BadInput(f"JSON nested deeper than {max_depth} levels (refused)")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
