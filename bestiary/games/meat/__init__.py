@@ -55,6 +55,14 @@ class MeatGame(Game):
 
         return render_catalog(catalog)
 
+    def score_tool(self, payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
+        """A what-if battle: {"attacker": CARD, "defender": CARD} or {"sides": [...]}
+        gives the outcome and a step-by-step breakdown"""
+        from .whatif import what_if
+
+        assert isinstance(rules, MeatRules)
+        return what_if(payload, rules)
+
     def render(self, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
         from .render import render
 

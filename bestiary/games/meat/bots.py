@@ -209,10 +209,7 @@ def evaluate(s: MeatState, seat: int) -> float:
         return 1000.0 if s.winner_team == team else -1000.0
     b = s.clone()
     b.quiet()
-    if b.phase != P_OVER:
-        b._strike(reflex=True)
-    if b.phase != P_OVER:
-        b._strike(reflex=False)
+    b.fight()
     if b.phase == P_OVER:
         return 1000.0 if b.winner_team == team else -1000.0
     alive = [0, 0]

@@ -979,12 +979,21 @@ class MeatState(State):
         if self.over:
             return
         self.log.emit("battle", round=self.round)
-        # REFLEKS strikes first; two REFLEX creatures strike together.
-        self._strike(reflex=True)
-        if not self.over:
-            self._strike(reflex=False)
+        self.fight()
         if not self.over:
             self._summary()
+
+    #: The two passes of a battle: REFLEKS strikes first ("zadaje obrażenia
+    #: jako pierwsza"), two REFLEX creatures strike together, then the rest.
+    STRIKES = (True, False)
+
+    def fight(self) -> None:
+        """The battle's damage, without its triggers and summary (the look-ahead
+        and the what-if tool use it too)."""
+        for reflex in self.STRIKES:
+            if self.over:
+                return
+            self._strike(reflex)
 
     def _redirect(self, slot: int) -> int:
         """WYZWANIE: "ISTOTA przejmuje obrażenia kierowane w stronę sąsiednich,
@@ -1024,7 +1033,9 @@ class MeatState(State):
         self.settle()
 
     # -- Podsumowanie
-    def _summary(self) -> None:
+    def round_winner(self) -> tuple[int, list[int], list[int]]:
+        """Podsumowanie 1: more creatures alive wins; tie: more total defence;
+        tie again: a draw (-1). Returns (winning team, alive, total defence)."""
         alive = [0, 0]
         total = [0, 0]
         for slot in range(self.players * 3):
@@ -1038,6 +1049,10 @@ class MeatState(State):
             win = 0 if total[0] > total[1] else 1
         else:
             win = -1
+        return win, alive, total
+
+    def _summary(self) -> None:
+        win, alive, total = self.round_winner()
         dice: list[int] = []
         bonus = 0
         if win >= 0:
