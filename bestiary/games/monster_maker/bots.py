@@ -270,6 +270,14 @@ class _Turn:
                 return c
         return by["end"][0]
 
+    def home_corridor(self) -> Move | None:
+        """The corridor that lands the road back exactly, if one is legal."""
+        if self.me["status"] != "returning":
+            return None
+        left = self.me["return_target"] - self.me["distance_back"]
+        cards = self.cs.cards
+        return next((m for m in self.by.get("corridor", []) if cards[m.a].value == left), None)
+
     def corridor_choice(self, moves: list[Move]) -> Move | None:
         cards = self.cs.cards
         me = self.me
@@ -306,10 +314,16 @@ class _Turn:
             if "dispel" in by:
                 return by["dispel"][0]
             odds = self.best_odds()
-            if "detour" in by and (odds < 0.75 or self._need() >= 18):
+            # A big monster costs many characters, so go around it — unless
+            # the fight is all but won (then the detour's lost corridor costs more).
+            big = self._need() >= BIG_MONSTER and odds < SURE_WIN
+            if "detour" in by and (odds < DETOUR_ODDS or big):
                 return by["detour"][0]
             if "fight" in by and odds >= self.agent.fight_odds:
                 return self.battle()
+        home = self.home_corridor()
+        if home is not None:  # getting home (and the prize) beats any block
+            return home
         if "door" in by:
             return self.cheapest(by["door"])
         corridor = self.corridor_choice(by["corridor"]) if "corridor" in by else None

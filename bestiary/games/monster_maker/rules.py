@@ -694,8 +694,21 @@ class MonsterMakerState(State):
                 self._discard(mon)
         self.passes = 0
         self.phase = "after"
-        if len(self._after_moves(seat, sorted(set(self.hands[seat])))) == 1:
-            self._end_turn()  # nothing left to decide: "end turn" is the only move
+        if not self._after_owed(seat):
+            self._end_turn()  # nothing anyone could decide: "end turn" is the only move
+
+    def _after_owed(self, seat: int) -> bool:
+        """Whether the player is asked after a battle, decided from what everyone
+        sees: whether they *hold* a Cleric (Heal) or a corridor (house rule) is
+        their secret, so a hand that could hold one always gets the question."""
+        if self.charmed >= 0 and any(self._can_target(seat, t) for t in range(self.players)):
+            return True
+        if not self.hands[seat]:
+            return False
+        cards = self.cs.cards
+        could_heal = bool(self.fallen) and any(c.has("heals") for c in cards)
+        could_walk = self.rules.fight_then_corridor and self.won and self.monster[seat] < 0
+        return could_heal or could_walk
 
     def _do_heal(self, seat: int, m: Move) -> None:
         """<Cleric> 2): "Can be exchanged for a character card that was just used ... 'Heal'." """
@@ -725,9 +738,9 @@ class MonsterMakerState(State):
         self.status[seat] = BACK
         self.log.emit("treasure_room", seat=seat, distance=self.dist_out[seat])
         self._gain_treasure(seat)
-        if self.door_open[seat] and any(
-            self.cs.cards[c].has("opens_doors") for c in self.hands[seat]
-        ):
+        # Asked whenever the door is open and the hand is not empty: whether it
+        # holds a Thief or Dwarf is the player's secret (to_act is public).
+        if self.door_open[seat] and self.hands[seat]:
             self.phase = "door"
 
     def _draw_treasure(self) -> int:

@@ -4,6 +4,7 @@ wrong, escaped wherever Rich prints their names, and loaded once per match."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -15,7 +16,14 @@ from rich.console import Console
 from bestiary.agents.base import AgentContext
 from bestiary.engine import BadCardFile, BestiaryError, Rng
 from bestiary.games.monster_maker import GAME, bots
-from bestiary.games.monster_maker.cards import DATA, CardSet, load_cardset
+from bestiary.games.monster_maker.cards import (
+    DATA,
+    DECK_COLUMNS,
+    PRIZE_COLUMNS,
+    TREASURE_COLUMNS,
+    CardSet,
+    load_cardset,
+)
 from bestiary.games.monster_maker.render import describe, render_catalog, render_view
 from bestiary.games.monster_maker.rules import MonsterMakerState
 
@@ -120,6 +128,9 @@ _CELLS = st.sampled_from(
 _TEXT_CELLS = st.one_of(_CELLS, st.text(max_size=12))
 
 
+_STAMPS = itertools.count(1_000_000_000)
+
+
 def _csv_line(cells: list[str]) -> str:
     return ",".join(cells)
 
@@ -146,25 +157,26 @@ def _card_file(draw: st.DrawFn, columns: tuple[str, ...], base: str) -> bytes:
     return data
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     which=st.sampled_from(["deck", "treasures", "prizes"]),
     data=st.data(),
 )
-def test_fuzzed_card_files_load_or_fail_cleanly(tmp_path: Path, which: str, data: st.DataObject) -> None:
+def test_fuzzed_card_files_load_or_fail_cleanly(
+    tmp_path: Path, which: str, data: st.DataObject
+) -> None:
     """Any file: a valid card set, or one engine error in one line naming the file."""
     columns, base = {
-        "deck": (("name", "kind", "count", "value", "type", "abilities"), DECK),
-        "treasures": (
-            ("name", "open", "gold", "return_penalty", "battle_penalty", "dispels_undead",
-             "weapon_bonus", "weapon_users", "special", "once_per_game"),
-            TREASURES,
-        ),  # fmt: skip
-        "prizes": (("name", "count", "gold"), PRIZES),
+        "deck": (DECK_COLUMNS, DECK),
+        "treasures": (TREASURE_COLUMNS, TREASURES),
+        "prizes": (PRIZE_COLUMNS, PRIZES),
     }[which]
     raw = data.draw(_card_file(columns, base))
     path = _write(tmp_path, f"fuzz-{which}.csv", raw)
-    os.utime(path, ns=(0, len(raw) + 1))  # a new stamp each example: no stale cache
+    stamp = next(_STAMPS)
+    os.utime(path, ns=(stamp, stamp))  # a new stamp each example: never a cached answer
     args = {"deck": (path, "", ""), "treasures": ("", path, ""), "prizes": ("", "", path)}[which]
     try:
         cs = load_cardset(*args)
@@ -173,7 +185,9 @@ def test_fuzzed_card_files_load_or_fail_cleanly(tmp_path: Path, which: str, data
         assert path in _one_line(exc)
         return
     assert isinstance(cs, CardSet)
-    state = GAME.new(3, seed=1, options=dict(zip(("cards", "treasures", "prizes"), args, strict=True)))
+    state = GAME.new(
+        3, seed=1, options=dict(zip(("cards", "treasures", "prizes"), args, strict=True))
+    )
     assert state.to_act()  # a valid file makes a playable table
 
 

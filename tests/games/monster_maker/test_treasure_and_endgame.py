@@ -169,6 +169,20 @@ def test_secret_door_waits_in_the_treasure_room() -> None:
     assert len(st.held[0]) == 2 and st.turn == 0
 
 
+def test_an_open_secret_door_asks_whether_or_not_a_thief_is_in_hand() -> None:
+    """The Secret Door is OPEN (shown to all), the hand is not: the player is asked
+    on arrival either way, so the others cannot learn who holds a Thief or Dwarf."""
+    st = table()
+    walk(st, 0, 40, 40)
+    st.treasure_pile += [tid(st, "Secret Door")]
+    give(st, 0, "Corridor 30", "Fighter")
+    do(st, "play Corridor 30")
+    assert st.to_act() == (0,) and st.phase == "door"
+    assert legal_texts(st) == ["leave door"]
+    do(st, "leave door")
+    assert st.turn != 0 and st.door_open[0]  # still waiting for a Thief or Dwarf
+
+
 def test_road_back_must_be_exact_and_overshooting_is_not_offered() -> None:
     """<The Road Back>: "The length of your return has to be identical to the length
     of the corridor you took to the treasure room"."""

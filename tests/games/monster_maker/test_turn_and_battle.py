@@ -310,7 +310,36 @@ def test_fight_then_corridor_house_rule() -> None:
     do(st, "fight with Fighter")
     dice(st, 10)
     do(st, "roll")
-    assert st.turn != 0  # default: the battle was the action
+    # Default: the battle was the action. The player is still asked (a Heal
+    # is possible with a Cleric in hand, and nobody may learn whether there is
+    # one), but a corridor is not offered.
+    assert legal_texts(st) == ["end turn"]
+    do(st, "end turn")
+    assert st.turn != 0
+
+
+def test_whether_a_player_is_asked_after_a_battle_does_not_reveal_a_cleric() -> None:
+    """<Cleric> 2): "Can be exchanged for a character card that was just used" —
+    the others see the battle, not the hand: the player is asked after every
+    battle, with or without a Cleric, so waiting for them reveals nothing."""
+    asked = []
+    for hand in (("Fighter", "Cleric"), ("Fighter", "Corridor 10")):
+        st = _fight_setup("Kobold", *hand)
+        do(st, "fight with Fighter")
+        dice(st, 10)
+        do(st, "roll")
+        asked.append((st.to_act(), st.phase, st.view(1)))
+    assert asked[0][:2] == asked[1][:2] == ((0,), "after")
+    assert asked[0][2] == asked[1][2]
+
+
+def test_with_an_empty_hand_the_turn_ends_after_the_battle() -> None:
+    """Nothing to decide, and everyone sees the hand is empty: the turn passes."""
+    st = _fight_setup("Kobold", "Fighter")
+    do(st, "fight with Fighter")
+    dice(st, 10)
+    do(st, "roll")
+    assert st.turn != 0
 
 
 def test_treasure_dispel_that_costs_the_action_still_ends_the_turn_under_eight() -> None:
