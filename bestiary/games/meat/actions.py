@@ -44,7 +44,12 @@ class ActionSpace:
         self.sizes = [n_l, c, 3 * c, 1, d, c + d, 1, d * TARGETS, d * TARGETS, 3 * TARGETS, d]
         self.offsets = [sum(self.sizes[:k]) for k in range(len(self.sizes))]
         self.total = sum(self.sizes)
+        # Every move is built up front: the space is shared by a state and its
+        # clones (MeatState.SHARED), so it must never change afterwards.
         self._cache: dict[tuple[int, int, int], Move] = {}
+        for index in range(self.total):
+            m = self._build(index)
+            self._cache[(m.kind, m.a, m.b)] = m
 
     def _local(self, kind: int, a: int, b: int) -> int:
         c = self.cs.creature_defs
@@ -66,6 +71,9 @@ class ActionSpace:
     def from_index(self, index: int) -> Move | None:
         if not 0 <= index < self.total:
             return None
+        return self._build(index)
+
+    def _build(self, index: int) -> Move:
         kind = max(k for k in range(len(self.offsets)) if self.offsets[k] <= index)
         local = index - self.offsets[kind]
         c = self.cs.creature_defs
@@ -82,11 +90,9 @@ class ActionSpace:
         return self.get(kind)
 
     def get(self, kind: int, a: int = 0, b: int = 0) -> Move:
-        key = (kind, a, b)
-        m = self._cache.get(key)
-        if m is None:
+        m = self._cache.get((kind, a, b))
+        if m is None:  # not in the space (never stored: the space stays unchanged)
             m = Move(kind, a, b, self._text(kind, a, b))
-            self._cache[key] = m
         return m
 
     def _text(self, kind: int, a: int, b: int) -> str:
