@@ -4,13 +4,15 @@ and each game's scoring tool."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import click
 import typer
 from rich.markup import escape
 from rich.table import Table
 from typer.core import TyperCommand
+
+if TYPE_CHECKING:
+    from typer._click import Context, HelpFormatter
 
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.protocol import Game
@@ -114,7 +116,7 @@ def expected_shape(game: Game, rules: Ruleset) -> str:
         parts.append(str(exc))
     except Exception:  # the tool's own failure is reported when it runs on real input
         pass
-    return "; ".join(parts) or "a JSON object (see the game's RULES.md)"
+    return "; ".join(p.rstrip(". ") for p in parts) or "a JSON object (see the game's RULES.md)"
 
 
 def fail_with_shape(message: str, game: Game, rules: Ruleset) -> None:
@@ -132,7 +134,7 @@ def fail_with_shape(message: str, game: Game, rules: Ruleset) -> None:
 class ScoreCommand(TyperCommand):
     """Its help lists the games with a scoring tool, found in the registry when asked."""
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         warn_broken_games()
         base = (self.help or "").split("\n\nGames with a scoring tool")[0]
         tools = ", ".join(games_with_score_tool()) or "none installed"
