@@ -1,0 +1,333 @@
+"""Runs as data: play games in parallel and keep one row per game in Parquet.
+
+``run_to_parquet(config, path, games)`` makes ``path`` hold games 0..games-1
+of the run ``config``: a new file is created, an interrupted run is resumed
+(the games already in the file are not played again) and a finished one is
+extended with fresh seeds when ``games`` is larger. Game ``i`` is seeded
+``config.seed + i`` and seated by ``i`` alone, so the rows are the same for
+every worker count and for the local pool and Ray (``backend="ray"``).
+
+The file is rewritten atomically (temporary file, then rename) every
+``checkpoint_seconds`` and at the end, so a kill loses at most that much.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..engine.errors import BadInput, BestiaryError
+from ..engine.registry import get_game
+from ..sim.runner import check_seats, play_game
+from .rows import game_row
+from .schema import ROW, SCHEMA_VERSION, meta_of, with_meta
+
+BACKENDS = ("local", "ray")
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What decides a run's rows (picklable; stored in the file's metadata)."""
+
+    game: str
+    seats: tuple[str, ...]
+    seed: int = 0
+    variant: str = ""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    rotate: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["seats"] = list(self.seats)
+        d["options"] = dict(self.options)
+        return d
+
+    def seats_of(self, index: int) -> list[str]:
+        """Game ``index``'s seats: with ``rotate`` the list turns by one each game."""
+        if not self.rotate:
+            return list(self.seats)
+        k = index % len(self.seats)
+        return list(self.seats[k:] + self.seats[:k])
+
+
+def cards_hash(game_id: str, variant: str, options: Mapping[str, Any]) -> str:
+    """sha256 over the card files an option names ("" when the shipped cards are used),
+    so two runs of different card files never look like one."""
+    game = get_game(game_id)
+    rules = game.ruleset(variant or None, options)
+    h = hashlib.sha256()
+    used = False
+    for name in sorted(type(rules).path_fields()):
+        value = getattr(rules, name, "")
+        if value:
+            used = True
+            h.update(name.encode() + b"\0" + Path(value).read_bytes() + b"\0")
+    return h.hexdigest()[:16] if used else ""
+
+
+@dataclass(frozen=True)
+class _Job:
+    config: RunConfig
+    cards_hash: str
+    indexes: tuple[int, ...]
+
+
+def _play(job: _Job) -> list[dict[str, Any]]:
+    cfg = job.config
+    game = get_game(cfg.game)
+    options_json = json.dumps(dict(cfg.options), sort_keys=True)
+    rows = []
+    for i in job.indexes:
+        seats = cfg.seats_of(i)
+        seed = cfg.seed + i
+        result, decisions, error = None, 0, None
+        try:
+            o = play_game(game, seats, seed, cfg.variant or None, dict(cfg.options))
+            result, decisions = o.result, o.decisions
+        except Exception as exc:  # one broken game must not lose the run; its row says why
+            error = f"{type(exc).__name__}: {exc}"
+        rows.append(
+            game_row(
+                index=i,
+                seed=seed,
+                game_id=cfg.game,
+                variant=cfg.variant,
+                options_json=options_json,
+                cards_hash=job.cards_hash,
+                seats=seats,
+                result=result,
+                decisions=decisions,
+                teams=game.teams(len(seats)) or list(range(len(seats))),
+                error=error,
+            )
+        )
+    return rows
+
+
+def _chunks(indexes: Sequence[int], size: int) -> list[tuple[int, ...]]:
+    return [tuple(indexes[k : k + size]) for k in range(0, len(indexes), size)]
+
+
+def _worker_init() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone handles Ctrl-C
+
+
+def _local(jobs: list[_Job], workers: int) -> Iterator[list[dict[str, Any]]]:
+    if workers <= 1:
+        for job in jobs:
+            yield _play(job)
+        return
+    pool = multiprocessing.get_context("spawn" if os.name == "nt" else "fork").Pool(
+        workers, initializer=_worker_init
+    )
+    try:
+        yield from pool.imap_unordered(_play, jobs)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ray(jobs: list[_Job], address: str | None, workers: int) -> Iterator[list[dict[str, Any]]]:
+    try:
+        import ray
+    except ImportError:
+        raise BadInput("--backend ray needs Ray: pip install 'bestiary[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        if address:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(_play)
+        pending = [remote.remote(job) for job in jobs]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def play_rows(
+    config: RunConfig,
+    indexes: Sequence[int],
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    chunk: int | None = None,
+) -> Iterator[list[dict[str, Any]]]:
+    """Rows of the games ``indexes`` of ``config``, in batches, in any order."""
+    if backend not in BACKENDS:
+        raise BadInput(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    game = get_game(config.game)
+    check_seats(game, config.seats)
+    game.ruleset(config.variant or None, config.options)  # bad options fail before any game
+    h = cards_hash(config.game, config.variant, config.options)
+    size = chunk or max(1, min(16, len(indexes) // (max(workers, 1) * 8) or 1))
+    jobs = [_Job(config, h, c) for c in _chunks(list(indexes), size)]
+    if backend == "ray":
+        return _ray(jobs, address, workers)
+    return _local(jobs, workers)
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+# --------------------------------------------------------------------------- files
+def read_run(path: str | Path) -> pa.Table:
+    p = Path(path)
+    if not p.is_file():
+        raise BadInput(f"{p} is not a run file (make one with: bestiary simulate GAME --out {p})")
+    try:
+        return pq.read_table(p)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise BadInput(f"{p} is not a Parquet run file: {exc}") from None
+
+
+def run_meta(table: pa.Table) -> dict[str, Any]:
+    return meta_of(table.schema)
+
+
+def _file_config(config: RunConfig, h: str) -> dict[str, Any]:
+    return {"version": SCHEMA_VERSION, "config": config.to_json(), "cards_hash": h}
+
+
+def _write(path: Path, table: pa.Table) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+
+
+@dataclass
+class RunResult:
+    path: Path
+    played: int  # games played by this call
+    total: int  # games in the file now
+    failed: int  # rows with an error, in the whole file
+    seconds: float
+    interrupted: bool = False
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path), "played": self.played, "total": self.total,
+            "failed": self.failed, "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 2), "interrupted": self.interrupted,
+        }  # fmt: skip
+
+
+def _existing(path: Path, want: dict[str, Any]) -> pa.Table | None:
+    if not path.exists():
+        return None
+    table = read_run(path)
+    have = run_meta(table)
+    if have.get("config") != want["config"] or have.get("cards_hash") != want["cards_hash"]:
+        raise BadInput(
+            f"{path} holds a different run ({_describe(have)}); "
+            f"write to another file or delete it to start again"
+        )
+    return table
+
+
+def _describe(meta: Mapping[str, Any]) -> str:
+    c = meta.get("config", {})
+    parts = [str(c.get("game")), "seats " + ",".join(c.get("seats", [])), f"seed {c.get('seed')}"]
+    if c.get("variant"):
+        parts.append(f"variant {c['variant']}")
+    if c.get("options"):
+        parts.append("options " + json.dumps(c["options"], sort_keys=True))
+    if meta.get("cards_hash"):
+        parts.append(f"cards {meta['cards_hash']}")
+    return ", ".join(parts)
+
+
+def run_to_parquet(
+    config: RunConfig,
+    path: str | Path,
+    games: int,
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+    checkpoint_seconds: float = 30.0,
+) -> RunResult:
+    """Make ``path`` hold games ``0..games-1`` of ``config`` (resume, extend or create).
+
+    Ctrl-C stops the run after saving the games finished so far
+    (``interrupted`` is set); calling again with the same arguments resumes it.
+    """
+    if games < 1:
+        raise BadInput("--games must be at least 1")
+    p = Path(path)
+    if p.parent and not p.parent.exists():
+        p.parent.mkdir(parents=True, exist_ok=True)
+    h = cards_hash(config.game, config.variant, config.options)
+    meta = _file_config(config, h)
+    old = _existing(p, meta)
+    have = set(old.column("index").to_pylist()) if old is not None else set()
+    todo = [i for i in range(games) if i not in have]
+    schema = with_meta(ROW, meta)
+    tables: list[pa.Table] = [old.cast(schema)] if old is not None else []
+    fresh: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    last = t0
+    played = 0
+    interrupted = False
+
+    def flush() -> None:
+        nonlocal fresh
+        if fresh:
+            tables.append(pa.Table.from_pylist(fresh, schema=schema))
+            fresh = []
+        if tables:
+            merged = pa.concat_tables(tables).sort_by("index")
+            tables[:] = [merged]
+            _write(p, merged)
+
+    try:
+        if todo:
+            for batch in play_rows(config, todo, workers=workers, backend=backend, address=address):
+                fresh.extend(batch)
+                played += len(batch)
+                if progress:
+                    progress(len(batch))
+                now = time.perf_counter()
+                if now - last >= checkpoint_seconds:
+                    flush()
+                    last = now
+    except KeyboardInterrupt:
+        interrupted = True
+    seconds = time.perf_counter() - t0
+    flush()
+    if not tables:
+        raise BestiaryError("no game was played")
+    final = tables[0]
+    failed = final.column("error").drop_null()
+    return RunResult(p, played, final.num_rows, len(failed), seconds, interrupted)
+
+
+def rows_table(config: RunConfig, rows: Iterable[dict[str, Any]]) -> pa.Table:
+    """An in-memory run table (for arena and tests)."""
+    h = cards_hash(config.game, config.variant, config.options)
+    schema = with_meta(ROW, _file_config(config, h))
+    return pa.Table.from_pylist(sorted(rows, key=lambda r: r["index"]), schema=schema)

@@ -1,0 +1,100 @@
+"""Intervals and tests, written out so a reader can check them against a textbook.
+
+- :func:`wilson`: the Wilson score interval for a proportion k/n,
+  ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)``.
+- :func:`two_proportions`: the difference p2 - p1 with a Wald interval
+  (unpooled standard error) and the two-sided z test with the pooled
+  proportion, ``z = (p2 - p1) / sqrt(p(1-p)(1/n1 + 1/n2))``.
+- :func:`bootstrap_means`: the difference of two means with a percentile
+  bootstrap interval, and a two-sided p-value from a permutation test
+  (labels shuffled under the null of no difference). Seeded: the same data
+  give the same numbers.
+- :func:`min_detectable`: the smallest difference of proportions the
+  sample sizes could detect (5% two-sided, 80% power): below it, "no
+  significant change" means "too few games to tell".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of k successes in n trials (k may be fractional: shared wins)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Difference:
+    a: float  # the first sample's value (proportion or mean)
+    b: float
+    diff: float  # b - a
+    low: float  # 95% interval of the difference
+    high: float
+    p_value: float
+    test: str  # "two-proportion z" or "bootstrap/permutation"
+
+    @property
+    def significant(self) -> bool:
+        return self.p_value < 0.05
+
+
+def two_proportions(k1: float, n1: float, k2: float, n2: float) -> Difference:
+    if n1 <= 0 or n2 <= 0:
+        return Difference(0.0, 0.0, 0.0, -1.0, 1.0, 1.0, "two-proportion z")
+    p1, p2 = k1 / n1, k2 / n2
+    diff = p2 - p1
+    se = math.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+    pooled = (k1 + k2) / (n1 + n2)
+    se0 = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    p = 1.0 if se0 == 0 else 2 * normal_sf(abs(diff) / se0)
+    low, high = diff - Z95 * se, diff + Z95 * se
+    return Difference(p1, p2, diff, low, high, min(p, 1.0), "two-proportion z")
+
+
+def bootstrap_means(
+    a: Sequence[float], b: Sequence[float], reps: int = 2000, seed: int = 0
+) -> Difference:
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if len(x) == 0 or len(y) == 0:
+        return Difference(0.0, 0.0, 0.0, -math.inf, math.inf, 1.0, "bootstrap/permutation")
+    rng = np.random.default_rng(seed)
+    diff = float(y.mean() - x.mean())
+    bx = x[rng.integers(0, len(x), (reps, len(x)))].mean(axis=1)
+    by = y[rng.integers(0, len(y), (reps, len(y)))].mean(axis=1)
+    low, high = np.percentile(by - bx, [2.5, 97.5])
+    both = np.concatenate([x, y])
+    # The permutation null: a shuffle's difference as large as the one seen.
+    extreme = 0
+    for _ in range(reps):
+        rng.shuffle(both)
+        d = both[len(x) :].mean() - both[: len(x)].mean()
+        extreme += abs(d) >= abs(diff) - 1e-12
+    p = (extreme + 1) / (reps + 1)
+    return Difference(
+        float(x.mean()), float(y.mean()), diff, float(low), float(high), p, "bootstrap/permutation"
+    )
+
+
+def min_detectable(n1: float, n2: float, p: float = 0.5) -> float:
+    """Smallest difference of proportions detectable at 5%/80% power near ``p``."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    return (Z95 + 0.8416212335729143) * math.sqrt(p * (1 - p) * (1 / n1 + 1 / n2))
