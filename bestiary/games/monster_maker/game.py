@@ -69,3 +69,13 @@ class MonsterMakerGame(Game):
         from .render import render_catalog
 
         return render_catalog(catalog)
+
+    def score_tool(self, payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any] | None:
+        """``{"treasures": [...], "prizes": [...]}`` -> their gold (min, max, mean,
+        card by card); ``"battle": {"monster", "party", "road_back"}`` -> the party's
+        odds, from the game's own battle rules (RULES.md, "The score tool")."""
+        from .scoring import score_payload
+
+        assert isinstance(rules, MonsterMakerRules)
+        cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
+        return score_payload(cs, rules, payload)
