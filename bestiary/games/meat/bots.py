@@ -12,8 +12,31 @@ from typing import Any
 from bestiary.agents.base import AgentContext
 from bestiary.engine import Rng
 
-from .actions import CAST, DISCARD, DONE, DRAFT, LEADER, PASS, PAY, PLACE, SET, Move
-from .cards import CHALLENGE, CLEAVE, FACTIONS, REFLEX, TOXIN, CardDef, CardSet, load_cards
+from .actions import (
+    ABILITY,
+    CAST,
+    DISCARD,
+    DONE,
+    DRAFT,
+    LEADER,
+    PASS,
+    PAY,
+    PLACE,
+    RESOLVE,
+    SET,
+    Move,
+)
+from .cards import (
+    CHALLENGE,
+    CLEAVE,
+    FACTIONS,
+    REFLEX,
+    TOXIN,
+    CardDef,
+    CardSet,
+    Effect,
+    load_cards,
+)
 from .rules import P_OVER, P_RESPOND, MeatState
 
 _KW_VALUE = {REFLEX: 1.5, TOXIN: 2.5, CLEAVE: 1.5, CHALLENGE: 1.0}
@@ -174,23 +197,71 @@ class HeuristicAgent:
         base.quiet()
         assert isinstance(base, MeatState)
         seat = ctx.seat
-        scored = []
+        scored: list[tuple[float, float, Move]] = []
         for m in legal:
             s = base.clone()
             s.apply(seat, m)
             _settle_stack(s)
-            v = evaluate(s, seat)
+            v = round(evaluate(s, seat), 6)  # equal boards tie exactly
             if m.kind == CAST:
                 v -= 1.0 + cs.defs[m.a].cost  # a spell kept in hand keeps its value
-            scored.append((v, m))
-        best_v, best = max(scored, key=lambda x: x[0])
+            scored.append((v, _goodwill(base, cs, seat, m), m))
+        # Ties go to the move that helps one's own side (never list order,
+        # which from seat 1 put the opponent's creatures first).
+        best_v, _, best = max(scored, key=lambda x: (x[0], x[1]))
         if pass_move is not None:
-            pv = next(v for v, m in scored if m is pass_move)
+            pv = next(v for v, _, m in scored if m is pass_move)
             if best_v <= pv + 0.05:
                 # Nothing helps: pass — unless acting is free and harmless.
-                neutral = [m for v, m in scored if m.kind not in (PASS, CAST) and v >= pv - 0.05]
-                return neutral[0] if neutral else pass_move
+                neutral = [
+                    (g, v, m)
+                    for v, g, m in scored
+                    if m.kind not in (PASS, CAST) and g >= 0 and v >= pv - 0.05
+                ]
+                return max(neutral, key=lambda x: (x[0], x[1]))[2] if neutral else pass_move
         return best
+
+
+def _goodwill(st: MeatState, cs: CardSet, seat: int, m: Move) -> float:
+    """How much a targeted move helps ``seat``'s side by its own text: the
+    target's gain, counted against us when the target is an opponent's."""
+    if m.kind not in (RESOLVE, CAST, ABILITY) or m.b <= 0:
+        return 0.0
+    slot = m.b - 1
+    if m.kind == ABILITY:
+        iid = st.field[seat * 3 + m.a]
+        ability = st.ability_of(iid) if iid >= 0 else None
+        gain = _effects_gain(ability.effects) if ability else 0.0
+    else:
+        gain = _card_gain(cs.defs[m.a])
+    return gain if ((slot // 3) & 1) == (seat & 1) else -gain
+
+
+def _card_gain(d: CardDef) -> float:
+    """What a destiny card gives the creature it targets (negative: harm)."""
+    if d.type == "equipment":
+        v = float(d.attack + d.defence)
+        v += sum(val for bit, val in _KW_VALUE.items() if d.keywords & bit)
+        return v + (1.5 if d.ability else 0.0)
+    return _effects_gain(d.effects)
+
+
+def _effects_gain(effects: tuple[Effect, ...]) -> float:
+    v = 0.0
+    for e in effects:
+        if e.to != "target":
+            continue
+        if e.do == "buff":
+            v += e.attack + e.defence
+        elif e.do == "grant":
+            v += _KW_VALUE.get(e.keyword, 1.0)
+        elif e.do == "heal":
+            v += e.amount
+        elif e.do == "damage":
+            v -= e.amount
+        elif e.do in ("destroy", "return"):
+            v -= 5.0
+    return v
 
 
 def _settle_stack(s: MeatState) -> None:
@@ -209,7 +280,11 @@ def evaluate(s: MeatState, seat: int) -> float:
         return 1000.0 if s.winner_team == team else -1000.0
     b = s.clone()
     b.quiet()
-    b.fight()
+    # The battle's own triggers first, so that passing (which opens the battle
+    # window and fires them) and acting are judged on the same battle.
+    b._battle_triggers()
+    if b.phase != P_OVER:
+        b.fight()
     if b.phase == P_OVER:
         return 1000.0 if b.winner_team == team else -1000.0
     alive = [0, 0]
