@@ -229,10 +229,14 @@ class RunResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": str(self.path), "played": self.played, "total": self.total,
-            "failed": self.failed, "seconds": round(self.seconds, 3),
-            "games_per_second": round(self.games_per_second, 2), "interrupted": self.interrupted,
-        }  # fmt: skip
+            "path": str(self.path),
+            "played": self.played,
+            "total": self.total,
+            "failed": self.failed,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 2),
+            "interrupted": self.interrupted,
+        }
 
 
 def _existing(path: Path, want: dict[str, Any]) -> pa.Table | None:
