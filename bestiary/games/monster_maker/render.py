@@ -140,7 +140,7 @@ def describe(event: Event) -> str:
 
 
 def _worth(rows: Sequence[Sequence[Any]]) -> str:
-    return ", ".join(f"{name} {gold}" for name, gold in rows) or "nothing"
+    return ", ".join(f"{name} ({gold})" for name, gold in rows) or "nothing"
 
 
 def _banked(p: Mapping[str, Any]) -> str:

@@ -846,14 +846,16 @@ class MonsterMakerState(State):
         for s in home:
             self.banked[s].extend(self.held[s])
             if self.rules.victory == "dungeons":
-                rows = [[self.cs.treasures[t].name, self._gold(t)] for t in self.held[s]]
+                rows: list[tuple[str, int]] = [
+                    (self.cs.treasures[t].name, self._gold(t)) for t in self.held[s]
+                ]
                 if s == self.first_home:
                     rows += [
-                        [self.cs.prizes[p].name, self.cs.prizes[p].gold]
+                        (self.cs.prizes[p].name, self.cs.prizes[p].gold)
                         for p in self.prizes[s][-1:]
                     ]
                 dungeon_gold[s] = sum(g for _, g in rows)
-                detail[str(s)] = rows
+                detail[str(s)] = [[name, g] for name, g in rows]
             self.held[s] = []
         winners: list[int] = []
         if self.rules.victory == "dungeons" and home:

@@ -322,7 +322,7 @@ export function finalPanel(view, api) {
   const byWins = view.victory === "dungeons";
   const line = (g, s) => {
     const detail = (f.detail && f.detail[s]) || [];
-    const worth = detail.map(([name, gold]) => `${name} ${gold}`).join(", ");
+    const worth = detail.map(([name, gold]) => `${name} (${gold})`).join(", ");
     const head = byWins ? `${seatName(api, s)}: ${f.scores[s]} dungeon${f.scores[s] === 1 ? "" : "s"} won, ${g} gold` : `${seatName(api, s)}: ${g} gold`;
     return h("li", {}, head, worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
   };

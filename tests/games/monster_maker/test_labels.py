@@ -149,4 +149,4 @@ console.log(JSON.stringify(el.textContent));
     text = _node(script, {})
     assert isinstance(text, str)
     assert "seat 0: 1 dungeon won, 60 gold" in text
-    assert "Mystic Map 60" in text
+    assert "Mystic Map (60)" in text
