@@ -14,6 +14,11 @@ def _slot(slot: object) -> str:
     return f"seat {seat}'s {LANES[lane]}"
 
 
+def _aim(slot: object) -> str:
+    """`` → seat 1's front`` for a chosen target; nothing for untargeted cards."""
+    return f" → {_slot(slot)}" if isinstance(slot, int) and slot >= 0 else ""
+
+
 def describe(e: Event) -> str:
     d = e.data
     k = e.kind
@@ -63,11 +68,11 @@ def describe(e: Event) -> str:
     if k == "activation":
         return f"Activation: team {d['first_team']} starts"
     if k == "ability":
-        return f"Seat {d['seat']}: ♦ {d['card']} ({d['lane']}) → {_slot(d['target'])}"
+        return f"Seat {d['seat']}: ♦ {d['card']} ({d['lane']}){_aim(d['target'])}"
     if k == "cast":
-        return f"Seat {d['seat']} casts {d['card']} → {_slot(d['target'])}"
+        return f"Seat {d['seat']} casts {d['card']}{_aim(d['target'])}"
     if k == "resolved":
-        return f"{d['card']} resolves → {_slot(d['target'])}"
+        return f"{d['card']} resolves{_aim(d['target'])}"
     if k == "fizzled":
         return f"{d['card']} lost its target and fizzles"
     if k == "countered":

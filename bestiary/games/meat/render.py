@@ -15,6 +15,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .cards import LANES
+
 
 def _cell(c: Mapping[str, Any] | None) -> Text:
     if c is None:
@@ -83,7 +85,8 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
         st.add_column("spell")
         st.add_column("target")
         for i, e in enumerate(reversed(view["stack"])):
-            tgt = e["target_card"] or (f"slot {e['target']}" if e["target"] >= 0 else "—")
+            t = e["target"]
+            tgt = e["target_card"] or (f"seat {t // 3}'s {LANES[t % 3]}" if t >= 0 else "—")
             st.add_row(str(i + 1), str(e["seat"]), Text(e["card"]), Text(tgt))
         parts.append(st)
     if log:

@@ -46,3 +46,17 @@ def test_the_catalog_shows_markup_names_literally(tmp_path: Path) -> None:
     assert cat is not None
     out = _text(GAME.render_catalog(cat))
     assert "[/red]" in out and "[/] Wyrocznia" in out
+
+
+def test_targets_read_as_seats_and_lanes() -> None:
+    """A player reads "seat 1's front", never a raw slot number, and a card
+    without a target (Wizja draws a card) does not point at "nothing"."""
+    from bestiary.engine import Event
+
+    st = at_tactics(2, 0, {0: ["Rekrut"], 1: ["Rekrut"]})
+    view = st.view(0)
+    view["stack"] = [{"seat": 1, "card": "Krwawy Grom", "target": 4, "target_card": None}]
+    out = _text(GAME.render(view, []))
+    assert "seat 1's front" in out and "slot 4" not in out
+    line = GAME.describe_event(Event(0, "resolved", {"seat": 1, "card": "Wizja", "target": -1}))
+    assert line == "Wizja resolves"
