@@ -115,3 +115,19 @@ def test_returning_a_face_down_creature_tells_the_opponent_no_name() -> None:
         assert "Bober" not in str(e.data), e
     assert events(st, "returned", 1) and "card" not in events(st, "returned", 1)[0]
     assert any(e.get("card") == "Bober" for e in events(st, "returned_card", 0))
+
+
+def test_a_face_down_creature_that_dies_is_shown_on_its_way_to_the_graveyard() -> None:
+    """Reading (RULES.md): "karta natychmiast zostaje przeniesiona na stos
+    CMENTARZA" — the graveyard is an open pile, so a face-down creature killed
+    by an INSTANT in the Tactics window is named to everyone."""
+    st = at_tactics(2, 0, {0: ["Rekrut", "Krwawy Grom"], 1: ["Akolita"]})
+    place(st, 0, {"front": "Rekrut"})
+    place(st, 1, {"front": "Akolita"})
+    while 0 not in st.to_act():
+        st.apply_text(st.to_act()[0], "pass")
+    st.apply_text(0, "cast Krwawy Grom @ s1 front")
+    while st.stack:
+        st.apply_text(st.to_act()[0], "pass")
+    assert [e["card"] for e in events(st, "died", 0)] == ["Akolita"]
+    assert st.view(0)["graveyards"]["creature"][-1] == "Akolita"
