@@ -70,7 +70,10 @@ def two_proportions(k1: float, n1: float, k2: float, n2: float) -> Difference:
 
 
 def bootstrap_means(
-    a: Sequence[float], b: Sequence[float], reps: int = 2000, seed: int = 0
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    reps: int = 2000,
+    seed: int = 0,
 ) -> Difference:
     x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if len(x) == 0 or len(y) == 0:

@@ -1,0 +1,143 @@
+"""``bestiary sweep``: one run per value of an option (or per card file), and a
+page that plots each metric against the value.
+
+Every value's run is an ordinary run file (``DIR/<option>=<value>.parquet``),
+so any two can be compared, resumed or extended later. All values use the
+same seeds: the differences between them come from the rule, not the deal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from ..engine.errors import BadInput
+from ..engine.registry import get_game
+from . import html as h
+from . import plots
+from .metrics import Metric, all_metrics
+from .runs import RunConfig, read_run, run_to_parquet
+
+# The metrics a sweep plots first (others follow, one plot per game statistic).
+HEADLINE = ("seat", "decisive", "drawish", "margin", "length_")
+
+
+def parse_sweep(spec: str) -> tuple[str, list[str]]:
+    """``"rounds=2,3,4"`` -> ``("rounds", ["2", "3", "4"])``."""
+    if "=" not in spec:
+        raise BadInput(f"sweep {spec!r} must be written name=value1,value2,... (e.g. rounds=2,3,4)")
+    name, raw = spec.split("=", 1)
+    values = [v.strip() for v in raw.split(",") if v.strip()]
+    if not name.strip() or len(values) < 2:
+        raise BadInput(f"sweep {spec!r} needs an option name and at least two values")
+    return name.strip(), values
+
+
+def _slug(value: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", Path(value).stem if "/" in value else value)[:60]
+
+
+def run_sweep(
+    game_id: str,
+    seats: Sequence[str],
+    name: str,
+    values: Sequence[str],
+    games: int,
+    out_dir: str | Path,
+    *,
+    seed: int = 0,
+    variant: str = "",
+    options: dict[str, Any] | None = None,
+    rotate: bool = False,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[str, Path]]:
+    """Run every value (resuming files already there); returns (value, file) pairs."""
+    game = get_game(game_id)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    configs = []
+    for v in values:
+        opts = dict(options or {}) | {name: v}
+        game.ruleset(variant or None, opts)  # every value checked before any game is played
+        configs.append((v, RunConfig(game_id, tuple(seats), seed, variant, opts, rotate)))
+    done = []
+    for v, cfg in configs:
+        path = out / f"{_slug(name)}={_slug(v)}.parquet"
+        run_to_parquet(
+            cfg, path, games, workers=workers, backend=backend, address=address, progress=progress
+        )
+        done.append((v, path))
+    return done
+
+
+def _series(per_value: list[dict[str, Metric]], key: str) -> tuple[list[float], ...]:
+    mid, low, high = [], [], []
+    for ms in per_value:
+        m = ms.get(key)
+        lo, hi = m.interval() if m else (float("nan"), float("nan"))
+        mid.append(m.value if m else float("nan"))
+        low.append(lo)
+        high.append(hi)
+    return mid, low, high
+
+
+def sweep_html(name: str, runs: Sequence[tuple[str, pa.Table]], title: str) -> str:
+    values = [v for v, _ in runs]
+    per_value = [all_metrics(t) for _, t in runs]
+    keys: list[str] = []
+    for ms in per_value:
+        keys += [k for k in ms if k not in keys]
+    parts = []
+    seat_keys = [k for k in keys if k.startswith("seat")]
+    groups: list[tuple[str, list[str]]] = [
+        ("seat advantage", seat_keys),
+        ("decisive and drawn games", [k for k in keys if k in ("decisive", "drawish")]),
+    ]
+    groups += [
+        (per_value[0][k].label if k in per_value[0] else k, [k])
+        for k in keys
+        if k == "margin" or k.startswith("length_")
+    ]
+    groups += [
+        (k.removeprefix("stat:"), [k]) for k in keys if k.startswith("stat:") and "=" not in k
+    ]
+    for label, ks in groups:
+        if not ks:
+            continue
+        series = {k: _series(per_value, k) for k in ks}
+        uri = plots.lines([str(v) for v in values], series, f"{label} against {name}")  # type: ignore[arg-type]
+        parts.append(h.img(uri, label))
+    header = ["metric", *[f"{name}={v}" for v in values]]
+    rows = []
+    for k in keys:
+        cells = []
+        for ms in per_value:
+            m = ms.get(k)
+            cells.append(f"{m.value:.3g}" if m else "")
+        label = next((ms[k].label for ms in per_value if k in ms), k)
+        rows.append((label, *cells))
+    return h.page(
+        title,
+        [
+            h.section("sweep", f"Metrics against {name}", parts),
+            h.section("metrics", "Every metric", [h.table(header, rows)]),
+        ],
+    )
+
+
+def sweep_json(name: str, runs: Sequence[tuple[str, pa.Table]]) -> dict[str, Any]:
+    return {
+        "option": name,
+        "values": {v: {k: m.to_json() for k, m in all_metrics(t).items()} for v, t in runs},
+    }
+
+
+def load_sweep(files: Sequence[tuple[str, Path]]) -> list[tuple[str, pa.Table]]:
+    return [(v, read_run(p)) for v, p in files]

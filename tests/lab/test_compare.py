@@ -1,0 +1,44 @@
+"""Compare: the numbers come from the tested formulas, movers are ranked, small runs warn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bestiary.lab.compare import compare_html, compare_json, compare_tables
+from bestiary.lab.runs import read_run
+from bestiary.lab.stats import two_proportions
+
+
+def test_compare_uses_the_two_proportion_test(meat_run: Path, meat_run_b: Path) -> None:
+    a, b = read_run(meat_run), read_run(meat_run_b)
+    rows = {r.key: r for r in compare_tables(a, b)}
+    seat0 = rows["seat0_win"]
+    expect = two_proportions(seat0.a.k, seat0.a.n, seat0.b.k, seat0.b.n)
+    assert seat0.d == expect
+    # heuristic vs random, then random vs random: the heuristic agent is gone from B
+    assert "agent:heuristic" not in rows
+    strengths = [r.strength for r in compare_tables(a, b)]
+    assert strengths == sorted(strengths, reverse=True)
+
+
+def test_a_run_compared_with_itself_shows_no_change(meat_run: Path) -> None:
+    a = read_run(meat_run)
+    out = compare_json(a, a)
+    assert out["changes"] == []
+    assert all(m["diff"] == pytest.approx(0.0) for m in out["metrics"])
+    assert not any(m["significant"] for m in out["metrics"])
+
+
+def test_small_runs_warn_and_the_page_shows_the_change(meat_run: Path, meat_run_b: Path) -> None:
+    a, b = read_run(meat_run), read_run(meat_run_b)
+    out = compare_json(a, b)
+    assert out["warnings"] and "Too few games" in out["warnings"][0]
+    assert {"what": "seats", "a": "['heuristic', 'random']", "b": "['random', 'random']"} in out[
+        "changes"
+    ]
+    page = compare_html(a, b, "old.parquet", "new.parquet")
+    for sid in ("runs", "warning", "movers", "metrics"):
+        assert f"<section id='{sid}'>" in page
+    assert "too few games" in page or "significant" in page
