@@ -30,7 +30,7 @@ register(GAME)
 runner = CliRunner()
 COMMAND = typer.main.get_command(app)  # built once: Typer's runner rebuilds it per call
 TOY_RECORD = play_game(GAME, ["random", "random"], seed=3, record=True).record.to_json()  # type: ignore[union-attr]
-EXAMPLES = 400
+EXAMPLES = 300
 CLEAN_EXITS = {0, 1, 2}
 
 GAMES = ["toy", "taxonomy", "teratozoic", "meat", "monster-maker", "chess", "", "[/red]", "tóy"]
