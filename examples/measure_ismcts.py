@@ -1,0 +1,97 @@
+"""ISMCTS against the game's heuristic bot: seat-rotated wins with Wilson 95%
+intervals, and the search's iterations per second.
+
+    nice -n 10 python examples/measure_ismcts.py taxonomy --players 2 --games 20 \
+        --spec ismcts:seconds=0.5
+
+One ISMCTS seat plays ``players - 1`` heuristic seats; game ``i`` puts it in
+seat ``i % players`` (seed ``seed + i``). A tied win counts as a share.
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+
+from bestiary.agents import AgentContext, make_agent
+from bestiary.agents.ismcts import ISMCTSAgent
+from bestiary.engine import Rng, get_game
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (ties counted as fractional wins)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--spec", default="ismcts:seconds=0.5")
+    ap.add_argument("--opponent", default="heuristic")
+    ap.add_argument("--variant", default=None)
+    args = ap.parse_args()
+    game = get_game(args.game)
+    wins = 0.0
+    iters: list[float] = []
+    per_decision: list[float] = []
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        me = i % args.players
+        state = game.new(args.players, seed=args.seed + i, variant=args.variant)
+        state.quiet()
+        bots = [
+            make_agent(game, args.spec if s == me else args.opponent, seed=args.seed * 31 + i + s)
+            for s in range(args.players)
+        ]
+        rngs = [Rng(args.seed * 7919 + i * 13 + s) for s in range(args.players)]
+        while not state.over:
+            s = state.to_act()[0]
+            bot = bots[s]
+            action = bot.act(AgentContext(state, s, rngs[s]))
+            if isinstance(bot, ISMCTSAgent) and bot.last_seconds > 0:
+                iters.append(bot.last_iterations / bot.last_seconds)
+                per_decision.append(bot.last_seconds)
+            state.apply(s, action)
+        result = state.result
+        assert result is not None
+        if me in result.winners:
+            wins += 1.0 / len(result.winners)
+    lo, hi = wilson(wins, args.games)
+    print(
+        json.dumps(
+            {
+                "game": args.game,
+                "players": args.players,
+                "variant": args.variant or game.default_variant,
+                "spec": args.spec,
+                "opponent": args.opponent,
+                "games": args.games,
+                "wins": wins,
+                "win_rate": round(wins / args.games, 3),
+                "wilson95": [round(lo, 3), round(hi, 3)],
+                "fair_share": round(1 / args.players, 3),
+                "searched_decisions": len(iters),
+                "iterations_per_s_median": round(statistics.median(iters), 1) if iters else None,
+                "seconds_per_search_median": round(statistics.median(per_decision), 3)
+                if per_decision
+                else None,
+                "wall_seconds": round(time.perf_counter() - t0, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""The guided ISMCTS bot: budgets, the heuristic guide, widening and
+simultaneous decisions. (Playing strength is measured by
+examples/measure_ismcts.py, too slow for a unit test.)"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from bestiary.agents import AgentContext, make_agent
+from bestiary.agents.ismcts import ISMCTSAgent
+from bestiary.engine import BadAgentSpec, Rng, get_game
+
+
+def _position(game_id: str, players: int, seed: int, moves: int) -> object:
+    game = get_game(game_id)
+    state = game.new(players, seed=seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    return state
+
+
+def _decision_with_choices(game_id: str, players: int, seed: int) -> object:
+    """A position whose seat to act has several legal moves."""
+    state = _position(game_id, players, seed, 0)
+    rng = Rng(seed)
+    while len(state.legal(state.to_act()[0])) < 3:  # type: ignore[attr-defined]
+        seat = state.to_act()[0]  # type: ignore[attr-defined]
+        legal = state.legal(seat)  # type: ignore[attr-defined]
+        state.apply(seat, legal[rng.randrange(len(legal))])  # type: ignore[attr-defined]
+    return state
+
+
+def test_a_time_budget_bounds_the_search() -> None:
+    state = _decision_with_choices("monster-maker", 2, 3)
+    bot = make_agent(get_game("monster-maker"), "ismcts:seconds=0.2", seed=1)
+    assert isinstance(bot, ISMCTSAgent)
+    seat = state.to_act()[0]  # type: ignore[attr-defined]
+    t0 = time.perf_counter()
+    action = bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - t0
+    assert action in state.legal(seat)  # type: ignore[attr-defined]
+    assert bot.last_iterations >= 1
+    # The budget is checked after each iteration: one playout may overrun it.
+    assert elapsed < 0.2 + 10 * bot.last_seconds / bot.last_iterations + 0.5
+
+
+def test_an_iteration_cap_still_works_with_a_time_budget() -> None:
+    state = _decision_with_choices("taxonomy", 2, 1)
+    bot = make_agent(get_game("taxonomy"), "ismcts:seconds=30,iterations=3,rollout_limit=20")
+    seat = state.to_act()[0]  # type: ignore[attr-defined]
+    bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+    assert bot.last_iterations == 3  # type: ignore[attr-defined]
+
+
+def test_with_a_strong_prior_and_a_tiny_search_the_heuristic_move_is_played() -> None:
+    """The guide is the game's heuristic on the seat's own context; a search too
+    short to disagree keeps its move."""
+    assert "heuristic" in get_game("taxonomy").agents()
+    for seed in range(3):
+        state = _decision_with_choices("taxonomy", 3, seed)
+        seat = state.to_act()[0]  # type: ignore[attr-defined]
+        bot = ISMCTSAgent(seed=seed, iterations=2, prior=1000, rollout_limit=30)
+        guides: list[str | None] = []
+        original = bot._guide
+
+        def spy(sample, ctx, original=original, guides=guides):  # type: ignore[no-untyped-def]
+            guides.append(original(sample, ctx))
+            return guides[-1]
+
+        bot._guide = spy  # type: ignore[method-assign]
+        action = bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+        assert guides and guides[0] is not None
+        assert str(action) == guides[0]
+
+
+def test_progressive_widening_limits_the_moves_tried_at_the_root() -> None:
+    state = _decision_with_choices("teratozoic", 2, 2)
+    seat = state.to_act()[0]  # type: ignore[attr-defined]
+    legal = state.legal(seat)  # type: ignore[attr-defined]
+    bot = ISMCTSAgent(seed=0, iterations=12, widen=1.0, rollout="random", rollout_limit=5)
+    roots: list[int] = []
+    original = bot._best
+
+    def spy(root, legal, guide):  # type: ignore[no-untyped-def]
+        roots.append(len(root.children))
+        return original(root, legal, guide)
+
+    bot._best = spy  # type: ignore[method-assign]
+    bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+    assert len(legal) > math.ceil(math.sqrt(13))
+    assert 1 <= roots[0] <= math.ceil(math.sqrt(13))
+
+
+@pytest.mark.parametrize("mode", ["serial", "decoupled"])
+def test_the_root_is_the_searching_seats_decision_in_a_simultaneous_step(mode: str) -> None:
+    """Teratozoic's growth asks both seats at once; the second seat's search must
+    return one of its own moves, not the first seat's."""
+    game = get_game("teratozoic")
+    state = game.new(2, seed=11)
+    rng = Rng(1)
+    while state.phase != "growth":  # type: ignore[attr-defined]
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    assert len(state.to_act()) == 2
+    second = state.to_act()[1]
+    bot = make_agent(game, f"ismcts:iterations=6,rollout_limit=40,simultaneous={mode}", seed=2)
+    action = bot.act(AgentContext(state, second, Rng(3)))
+    assert action in state.legal(second)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["ismcts:rollout=clever", "ismcts:seconds=0", "ismcts:simultaneous=maybe", "ismcts:prior=-1"],
+)
+def test_bad_search_options_are_refused_with_the_spec_named(spec: str) -> None:
+    with pytest.raises(BadAgentSpec, match="ismcts"):
+        make_agent(get_game("taxonomy"), spec)
