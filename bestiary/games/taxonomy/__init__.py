@@ -86,17 +86,19 @@ class TaxonomyGame(Game):
 
     def render_catalog(self, catalog: Mapping[str, Any]) -> RenderableType:
         from rich.console import Group
+        from rich.markup import escape
         from rich.table import Table
 
         cards = Table(title=f"Monster Girl Taxonomy: {catalog['count']} cards")
         for col in ("name", "type", "family", "keys", "natures", "provenance"):
             cards.add_column(col)
         for c in catalog["cards"]:
+            # Names, types and families come from a designer's file: data, never markup.
             cards.add_row(
-                c["name"],
-                c["type"],
-                c["family"],
-                ", ".join(c["keys"]),
+                escape(c["name"]),
+                escape(c["type"]),
+                escape(c["family"]),
+                escape(", ".join(c["keys"])),
                 ", ".join(c["natures"]) or "-",
                 c["provenance"],
             )
@@ -104,12 +106,12 @@ class TaxonomyGame(Game):
         keys.add_column("key")
         keys.add_column("cards", justify="right")
         for k, n in sorted(catalog["keys"].items(), key=lambda kv: (-kv[1], kv[0])):
-            keys.add_row(k, str(n))
+            keys.add_row(escape(k), str(n))
         orphans = Table(title="Orphans")
         orphans.add_column("set")
         orphans.add_column("monsters")
         for k, names in catalog["orphans"].items():
-            orphans.add_row(k, ", ".join(names))
+            orphans.add_row(escape(k), escape(", ".join(names)))
         return Group(cards, keys, orphans)
 
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
@@ -122,6 +124,7 @@ class TaxonomyGame(Game):
 
         assert isinstance(rules, TaxonomyRules)
         deck = rules.deck()
+        table = rules.scoring_table()
         st = self.create(4, 1, rules)
         st.quiet()
         rng = Rng(1)
@@ -142,7 +145,9 @@ class TaxonomyGame(Game):
             return (time.perf_counter() - t0) / n * 1e6
 
         return {
-            "us_best_score": round(per_call(lambda: best_score(deck, cards, [], 0), 2000), 2),
+            "us_best_score": round(
+                per_call(lambda: best_score(deck, cards, [], 0, scoring=table), 2000), 2
+            ),
             "us_clone": round(per_call(st.clone, 2000), 2),
             "us_determinize": round(per_call(lambda: st.determinize(0, rng), 500), 2),
             "us_view": round(per_call(lambda: st.view(0), 500), 2),
@@ -153,7 +158,8 @@ class TaxonomyGame(Game):
         if not isinstance(payload, Mapping):
             raise BadInput("the input must be a JSON object")
         deck = load_deck(rules.cards, rules.beastman_orphans)
-        return score_payload(deck, dict(payload), rules.orphan_eight == "seven-plus-one")
+        seven_plus_one = rules.orphan_eight == "seven-plus-one"
+        return score_payload(deck, dict(payload), seven_plus_one, rules.scoring_table())
 
 
 GAME = TaxonomyGame()

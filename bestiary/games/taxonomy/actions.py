@@ -3,6 +3,7 @@ and an index in a fixed action space.
 
     discard <card>    table <card>    win
     claim <key>       pass
+    keep <card>       (a claimer keeps this card out of the laid set)
     draw              stop            (an impatient monster's extra draw)
     attack <seat>     no attack       (an aggressive monster's target)
     rps rock|paper|scissors
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from .cards import Deck
 
-DISCARD, TABLE, WIN, CLAIM, PASS, DRAW, STOP, ATTACK, NO_ATTACK, RPS = range(10)
+DISCARD, TABLE, WIN, CLAIM, PASS, DRAW, STOP, ATTACK, NO_ATTACK, RPS, KEEP = range(11)
 MAX_SEATS = 6
 RPS_NAMES = ("rock", "paper", "scissors")
 
@@ -49,7 +50,8 @@ class Moves:
         self.attack = [Move(ATTACK, s, f"attack {s}") for s in range(MAX_SEATS)]
         self.no_attack = Move(NO_ATTACK, 0, "no attack")
         self.rps = [Move(RPS, i, f"rps {n}") for i, n in enumerate(RPS_NAMES)]
-        # Fixed offsets of the action space.
+        self.keep = [Move(KEEP, c, f"keep {deck.names[c]}") for c in range(d)]
+        # Fixed offsets of the action space (KEEP last: earlier indices are unchanged).
         self._base = {
             DISCARD: 0,
             TABLE: d,
@@ -61,8 +63,9 @@ class Moves:
             ATTACK: 2 * d + 4 + k,
             NO_ATTACK: 2 * d + 4 + k + MAX_SEATS,
             RPS: 2 * d + 5 + k + MAX_SEATS,
+            KEEP: 2 * d + 8 + k + MAX_SEATS,
         }
-        self.count = 2 * d + 8 + k + MAX_SEATS
+        self.count = 3 * d + 8 + k + MAX_SEATS
         self._by_index: list[Move] = [None] * self.count  # type: ignore[list-item]
         for m in [
             *self.discard,
@@ -75,6 +78,7 @@ class Moves:
             *self.attack,
             self.no_attack,
             *self.rps,
+            *self.keep,
         ]:
             self._by_index[self.index(m)] = m
 

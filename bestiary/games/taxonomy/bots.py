@@ -8,10 +8,16 @@ the plan are kept; the discard is the card whose loss costs least,
 counting what its nature does on discard (a proud card takes its whole type
 with it, a cheerful one every other cheerful card, a mean one a random card;
 an aggressive one can make the leader skip a turn, which is a small gain).
-It claims a discard only for a key of its plan, always declares a win,
+It claims a discard only for a key of its plan and, holding more than three
+cards of that key, keeps in hand the ones worth most there (a card of its
+other plan key, an aggressive monster to send later) and lays the ones that
+are a risk in hand (proud, cheerful, mean). It always declares a win,
 takes an impatient monster's extra draw, plays rock-paper-scissors
 uniformly at random (the only unexploitable strategy) and sends aggressive
-monsters at the opponent with the most points.
+monsters at the most threatening opponent (points, then cards laid; ties
+broken at random, so that no seat is everyone's target). It adds a drawn
+card to a laid set up to five cards; past five only the set of 8 remains
+(RULES.md, reading 25), so only when 8 of that key are still within reach.
 """
 
 from __future__ import annotations
@@ -68,6 +74,9 @@ class HeuristicAgent:
             return self._attack(view, attacks, by_text)
         if "draw" in by_text and "stop" in by_text:
             return by_text["draw"]
+        keeps = {t[len("keep ") :]: a for t, a in by_text.items() if t.startswith("keep ")}
+        if keeps:
+            return self._keep(view, keeps)
         claims = {t[len("claim ") :]: a for t, a in by_text.items() if t.startswith("claim ")}
         if claims or "pass" in by_text:
             return self._claim(view, claims, by_text)
@@ -84,7 +93,32 @@ class HeuristicAgent:
             on_table = sum(len(t["cards"]) for t in tables[s]) if s < len(tables) else 0
             return (scores[s] if s < len(scores) else 0.0, on_table)
 
-        return attacks[max(attacks, key=threat)]
+        top = max(threat(t) for t in attacks)
+        # Ties at random (from this bot's own RNG): not always the lowest seat.
+        return attacks[self.rng.choice(sorted(t for t in attacks if threat(t) == top))]
+
+    def _keep(self, view: Mapping[str, Any], keeps: Mapping[str, Action]) -> Action:
+        """Which card of the claimed key stays in hand (the rest are laid)."""
+        claim = view.get("claim") or {}
+        key = claim.get("key")
+        plan = self._plan(view)
+        have = self._have(view)
+        hand = {c["name"]: c for c in view.get("hand") or []}
+
+        def worth(name: str) -> float:
+            card = hand.get(name, {"keys": [], "natures": []})
+            value = max(
+                (have[k] + (PLAN_BONUS if k in plan else 0.0) for k in card["keys"] if k != key),
+                default=0.0,
+            )
+            natures = set(card.get("natures") or [])
+            if "aggressive" in natures:
+                value += 0.5  # a discard that can cost a rival a turn
+            if natures & {"proud", "cheerful", "mean"}:
+                value -= 2.0  # its discard would cost more cards: safer on the table
+            return value + self.rng.random() * 1e-3
+
+        return keeps[max(keeps, key=worth)]
 
     def _claim(
         self, view: Mapping[str, Any], claims: Mapping[str, Action], by_text: Mapping[str, Action]
@@ -96,9 +130,9 @@ class HeuristicAgent:
         return by_text.get("pass") or next(iter(claims.values()))
 
     def _main(self, view: Mapping[str, Any], by_text: Mapping[str, Action]) -> Action:
-        tables = [t for t, a in by_text.items() if t.startswith("table ")]
-        if tables:
-            return by_text[tables[0]]  # a drawn card onto its fixed set is pure progress
+        tabling = self._table_move(view, by_text)
+        if tabling is not None:
+            return tabling
         discards = {t[len("discard ") :]: a for t, a in by_text.items() if t.startswith("discard ")}
         if not discards:
             return self.rng.choice(list(by_text.values()))
@@ -118,6 +152,28 @@ class HeuristicAgent:
                 best_name, best_cost = name, cost
         assert best_name is not None
         return discards[best_name]
+
+    def _table_move(self, view: Mapping[str, Any], by_text: Mapping[str, Action]) -> Action | None:
+        """Add a drawn card to its laid set while the set has fewer than 5 cards
+        (a 5 still makes a 5+3); a 6th or later leaves only the set of 8, so only
+        when 8 of the key are within reach (in hand, on the table and unseen)."""
+        texts = [t for t in by_text if t.startswith("table ")]
+        if not texts:
+            return None
+        seat = view.get("seat") or 0
+        mine = (view.get("tables") or [[]] * (seat + 1))[seat]
+        size = {t["key"]: len(t["cards"]) for t in mine}
+        hand = {c["name"]: c for c in view.get("hand") or []}
+        have, unseen = self._have(view), self._unseen(view)
+        for text in texts:
+            card = hand.get(text[len("table ") :])
+            keys = [k for k in (card or {}).get("keys", []) if k in size]
+            if not keys:
+                continue
+            k = keys[0]
+            if size[k] < 5 or have[k] + unseen[k] >= 8:
+                return by_text[text]
+        return None
 
     # ------------------------------------------------------------------ valuation
     def _have(self, view: Mapping[str, Any]) -> Counter[str]:

@@ -16,9 +16,9 @@ turn ends and the claim window for the top discard opens.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ...engine.errors import BadInput, BadOptions, IllegalAction, NotYourTurn
 from ...engine.events import EventLog
@@ -30,6 +30,7 @@ from .actions import (
     CLAIM,
     DISCARD,
     DRAW,
+    KEEP,
     NO_ATTACK,
     PASS,
     RPS,
@@ -54,18 +55,19 @@ from .cards import (
     load_deck,
     natures_of_mask,
 )
-from .scoring import HAND_SIZE, Score, best_score
-
-# Phases: who owes what.
-MAIN, ATTACK_CHOICE, DUEL, IMPATIENT_CHOICE, CLAIM_WINDOW, DECLARE, OVER = (
-    "discard",
-    "attack",
-    "duel",
-    "impatient",
-    "claim",
-    "declare",
-    "over",
+from .scoring import HAND_SIZE, Score, ScoringTable, best_score
+from .scoring_file import load_scoring
+from .view import (
+    ATTACK_CHOICE,
+    CLAIM_WINDOW,
+    DECLARE,
+    DUEL,
+    IMPATIENT_CHOICE,
+    MAIN,
+    OVER,
+    seat_view,
 )
+
 # Effect queue items: (effect, card).
 E_AGG, E_CHEER, E_MEAN, E_PROUD, E_HONEST, E_IMPATIENT = range(6)
 _DISCARD_EFFECTS = ((AGGRESSIVE, E_AGG), (CHEERFUL, E_CHEER), (MEAN, E_MEAN), (PROUD, E_PROUD))
@@ -95,13 +97,26 @@ class TaxonomyRules(Ruleset):
     )
     peek: int = option(3, "cards an honest monster lets you look at on a draw", choices=(1, 2, 3))
     cards: str = option("", "card file (CSV) to use instead of the shipped monsters.csv", path=True)
+    scoring: str = option(
+        "", "scoring table (TOML) to use instead of the shipped data/scoring.toml", path=True
+    )
+    claim_window: str = option(
+        "eligible",
+        "who answers a discard: the seats that may claim it (as at the table), or every "
+        "other seat, claim or pass (no timing signal: RL, tournaments)",
+        choices=("eligible", "all"),
+    )
 
     def validate(self) -> None:
-        # A malformed card file is reported when the option is given, naming the line.
+        # A malformed card file or scoring table is reported when the option is given.
         load_deck(self.cards, self.beastman_orphans)
+        load_scoring(self.scoring)
 
     def deck(self) -> Deck:
         return load_deck(self.cards, self.beastman_orphans)
+
+    def scoring_table(self) -> ScoringTable:
+        return load_scoring(self.scoring)
 
 
 class TaxonomyState(State):
@@ -113,9 +128,10 @@ class TaxonomyState(State):
       ``players``
     - ``phase``: "discard" | "attack" | "duel" | "impatient" | "claim" |
       "declare" (a refill draw completed a winning hand: ``win`` or ``pass``) |
-      "over"
+      "over". "claim" only for a seat asked about the discard; a seat not
+      asked sees "discard" with an empty ``to_act`` (view.py, reading 22)
     - ``to_act``: seats owing a decision *that this seat may know of*
-      (during a claim window only the seat itself, if it may claim)
+      (during a claim window only the seat itself, if it is asked)
     - ``prompt``: one line saying what this seat must decide now ("" if nothing)
     - ``turn``: the seat whose turn it is; ``dealer``; ``round`` (1-based),
       ``rounds``; ``turns`` (turns begun this round)
@@ -137,7 +153,9 @@ class TaxonomyState(State):
     - ``scores``: total per seat
     - ``can_win``: this seat may declare a win now
     - ``claim``: None or ``{"card", "discarder", "keys": [keys this seat may
-      claim under], "decided": bool}`` (only for a seat that may claim)
+      claim under; empty if it may only pass], "decided": bool, "key": the key
+      it claims under or None, "kept": [cards it keeps out of the set],
+      "to_keep": cards it must still choose to keep}`` (only for an asked seat)
     - ``duel``: None or ``{"attacker", "target", "card", "ties",
       "your_choice": "rock"|...|None, "decided": [seats that chose]}``
     - ``attack``: None or ``{"card", "targets": [seats]}`` for the attacker
@@ -150,11 +168,20 @@ class TaxonomyState(State):
     - ``round_results``: every finished round's result (same shape)
     - ``key_sizes``: {key: number of cards in the deck with that key}
     - ``orphan_keys``: the orphan keys
+    - ``scoring``: the scoring table in force (``data/scoring.toml`` as JSON)
     - ``result``: None, or at the end ``{"scores", "winners"}``
     """
 
     game: Game
     rules: TaxonomyRules
+
+    # Immutable once built: the card tables, the action objects, the scoring table.
+    SHARED: ClassVar[frozenset[str]] = frozenset(
+        {"game", "rules", "deck", "mv", "scoring", "seven_plus_one"}
+    )
+    # Derived: card dicts for views (rebuilt when a roll changes a card) and
+    # the legal moves of the discard phase.
+    CACHES: ClassVar[frozenset[str]] = frozenset({"_cc", "_legal"})
 
     def __init__(self, game: Game, players: int, seed: int, rules: TaxonomyRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -166,6 +193,7 @@ class TaxonomyState(State):
             )
         self.deck = deck
         self.mv = moves_for(deck)
+        self.scoring = rules.scoring_table()  # loaded once per match
         self.rng = Rng(seed)
         self.log = EventLog()
         n = players
@@ -204,9 +232,12 @@ class TaxonomyState(State):
         self.aside: list[list[int]] = [[] for _ in range(n)]
         self.claims = [0] * n
         self.skips = [0] * n
-        self.peeks: list[dict[str, Any] | None] = [None] * n
+        # Honest peeks: (cards top first, stock size then); hands seen through a
+        # claimed honest monster: {seat: cards then}. Card ids: natures stay put
+        # until the next round's reshuffle, so the view rebuilds what was seen.
+        self.peeks: list[tuple[tuple[int, ...], int] | None] = [None] * n
         self._forget_all()
-        self.seen_hands: list[dict[str, list[dict[str, Any]]]] = [{} for _ in range(n)]
+        self.seen_hands: list[dict[int, tuple[int, ...]]] = [{} for _ in range(n)]
         self.queue: list[tuple[int, int]] = []
         self.drawn: list[int] = []
         self.last_discard = -1
@@ -214,8 +245,9 @@ class TaxonomyState(State):
         self.claim_card = -1
         self.claim_from = -1
         self.claim_seats: tuple[int, ...] = ()
-        self.claim_keys: dict[int, list[int]] = {}
+        self.claim_keys: dict[int, tuple[int, ...]] = {}
         self.claim_choice: dict[int, Move] = {}
+        self.claim_keep: dict[int, tuple[int, ...]] = {}
         self.duel: tuple[int, int, int] | None = None  # attacker, target, card
         self.duel_choice: dict[int, int] = {}
         self.duel_ties = 0
@@ -263,6 +295,8 @@ class TaxonomyState(State):
         self.discards = []
         self.hands = [list(h) for h in hands]
         self._forget_all()
+        self.peeks = [None] * n
+        self.seen_hands = [{} for _ in range(n)]
         self.tables = [[] for _ in range(n)]
         self.aside = [[] for _ in range(n)]
         self.claims = [0] * n
@@ -378,9 +412,8 @@ class TaxonomyState(State):
     # What each seat knows of hidden cards through honest monsters (reading 23),
     # kept so that determinize() resamples only the rest. A card move pays one
     # set lookup (``watched``: the cards someone knows the place of; it may hold
-    # stale cards, which only cost a no-op update). Until the round's first peek
-    # or seen hand (``knows`` False) clones share the empty structures, and
-    # _learn() replaces them before the first write.
+    # stale cards, which only cost a no-op update). ``knows``: someone learned
+    # something this round.
     def _forget_all(self) -> None:
         self.knows = False
         n = self.players
@@ -391,12 +424,7 @@ class TaxonomyState(State):
         self.watched: set[int] = set()
 
     def _learn(self) -> None:
-        if not self.knows:
-            n = self.players
-            self.kstock = [[] for _ in range(n)]
-            self.khand = [{} for _ in range(n)]
-            self.watched = set()
-            self.knows = True
+        self.knows = True
 
     def _drawn_from_stock(self, q: int, c: int) -> None:
         """``q`` drew the top card ``c``: the peeked cards below move up, and a
@@ -558,7 +586,7 @@ class TaxonomyState(State):
         self._learn()
         self.kstock[s] = top
         self.watched.update(top)
-        self.peeks[s] = {"cards": [self._card(c) for c in top], "stock_then": len(self.stock)}
+        self.peeks[s] = (tuple(top), len(self.stock))
         if self.log.enabled:
             self.log.emit("peeked", to=[s], seat=s, cards=[self._card(c) for c in top])
 
@@ -588,11 +616,11 @@ class TaxonomyState(State):
         """The top discard may be claimed (reading 3), else the next player's turn."""
         c = self.last_discard
         if c >= 0 and self.discards and self.discards[-1] == c:
-            seats, keys = self._claimants(s, c)
+            seats, keys = self._window(s, c)
             if seats:
                 self.claim_card, self.claim_from = c, s
                 self.claim_seats, self.claim_keys = seats, keys
-                self.claim_choice = {}
+                self.claim_choice, self.claim_keep = {}, {}
                 self._set_phase(CLAIM_WINDOW, seats)
                 if self.log.enabled:
                     for q in seats:
@@ -605,29 +633,83 @@ class TaxonomyState(State):
                 return
         self._begin_turn((s + 1) % self.players)
 
-    def _claimants(self, s: int, c: int) -> tuple[tuple[int, ...], dict[int, list[int]]]:
-        """Seats that may claim ``c``, in turn order after the discarder."""
+    def _window(self, s: int, c: int) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+        """The seats asked about ``c`` and the keys each may claim it under:
+        the seats that may claim (``claim_window=eligible``), or every other
+        seat (``all``: those that may not claim can only pass)."""
+        keys = self._claimants(s, c)
+        if self.rules.claim_window == "all":
+            n = self.players
+            seats = tuple((s + i) % n for i in range(1, n))
+            return seats, {q: keys.get(q, ()) for q in seats}
+        return tuple(keys), keys
+
+    def _claimants(self, s: int, c: int) -> dict[int, tuple[int, ...]]:
+        """Seats that may claim ``c`` (in turn order after the discarder) -> their keys."""
         if self.rules.loyal and self.nat[c] & LOYAL:
-            return (), {}  # "Such a card cannot be taken into your set."
+            return {}  # "Such a card cannot be taken into your set."
         g = self.deck.group_of[c]
         ks = self.ckeys[c]
-        seats: list[int] = []
-        keys: dict[int, list[int]] = {}
+        keys: dict[int, tuple[int, ...]] = {}
         n = self.players
         for i in range(1, n):
             q = (s + i) % n
             hk = self.hk[q]
-            ok = [k for k in ks if hk[k] >= 3]
+            ok = tuple(k for k in ks if hk[k] >= 3)
             if not ok or (self.bans[q] and g in self.bans[q]):
                 continue
             if self._table_count(q) + 4 > HAND_SIZE:
                 continue
-            seats.append(q)
             keys[q] = ok
-        return tuple(seats), keys
+        return keys
+
+    # The claimer chooses the set: "show that you have created a set of four" —
+    # with more than three cards of the key in hand, which three go down (and
+    # which stay in hand) is the claimer's choice (reading 11), made in secret
+    # within the window: `claim <key>`, then `keep <card>` until three remain.
+    def lay_candidates(self, q: int) -> list[int]:
+        """Cards of ``q``'s hand that could go down with the claimed card."""
+        choice = self.claim_choice.get(q)
+        if choice is None or choice.kind != CLAIM:
+            return []
+        k, kept = choice.arg, self.claim_keep.get(q, ())
+        ck = self.ckeys
+        return [x for x in self.hands[q] if k in ck[x] and self._usable(q, x) and x not in kept]
+
+    def claim_open_choice(self, q: int) -> bool:
+        """Has ``q`` claimed and must still choose which cards to keep?"""
+        return len(self.lay_candidates(q)) > 3
+
+    def _claim_step(self, seat: int, action: Move) -> None:
+        """A claim-window answer (claim, keep or pass); the window closes when all are in."""
+        if action.kind == KEEP:
+            self.claim_keep[seat] = (*self.claim_keep.get(seat, ()), action.arg)
+        else:
+            self.claim_choice[seat] = action
+        self._legal = None
+        if self.claim_open_choice(seat):
+            return
+        if self.log.enabled:
+            kept = self.claim_keep.get(seat, ())
+            text = str(self.claim_choice[seat]) + "".join(
+                f", keep {self.deck.names[c]}" for c in kept
+            )
+            self.log.emit("decided", to=[seat], seat=seat, choice=text)
+        waiting = tuple(q for q in self.claim_seats if not self._answered(q))
+        if waiting:
+            self._to_act = waiting
+        else:
+            self._resolve_claims()
+
+    def _answered(self, q: int) -> bool:
+        return q in self.claim_choice and not self.claim_open_choice(q)
 
     def _resolve_claims(self) -> None:
-        claimers = [q for q in self.claim_seats if self.claim_choice[q].kind == CLAIM]
+        claimers = [
+            q
+            for q in self.claim_seats
+            if q in self.claim_choice and self.claim_choice[q].kind == CLAIM
+        ]
         c, s = self.claim_card, self.claim_from
         if self.log.enabled:
             # Only the seats that were asked learn that the window closed unclaimed.
@@ -645,21 +727,18 @@ class TaxonomyState(State):
         else:
             q = claimers[0]  # "the first in turn order after the discarder"
         k = self.claim_choice[q].arg
-        # Take the card, lay the 4-set: three of the key from hand, single-key cards first.
-        self.discards.pop()
-        ck = self.ckeys
-        mine = [x for x in self.hands[q] if k in ck[x] and self._usable(q, x)]
-        mine.sort(key=lambda x: len(ck[x]))
-        if len(mine) < 3:  # only in a determinized sample: the claim cannot stand
+        # Take the card, lay the 4-set: the three cards the claimer did not keep.
+        mine = self.lay_candidates(q)
+        if len(mine) != 3:  # a sample whose hand cannot back the claim: it is a pass
             self.claim_choice[q] = self.mv.pass_
             self._resolve_claims()
             return
-        three = mine[:3]
-        for x in three:
+        self.discards.pop()
+        for x in mine:
             self.hands[q].remove(x)
             if x in self.watched:
                 self._left_hand(q, x)
-        cards = [*three, c]
+        cards = [*mine, c]
         self.tables[q].append((k, cards))
         self.claims[q] += 1
         self._recount(q)
@@ -675,12 +754,12 @@ class TaxonomyState(State):
         if self.nat[c] & HONEST:
             # "If you have taken an honest monster from another player, it tells you
             # what it saw in him: you can see what cards he is holding."
-            seen = [self._card(x) for x in self.hands[s]]
-            self.seen_hands[q][str(s)] = seen
+            self.seen_hands[q][s] = tuple(self.hands[s])
             self._learn()
             self.khand[q][s] = set(self.hands[s])
             self.watched.update(self.hands[s])
             if self.log.enabled:
+                seen = [self._card(x) for x in self.hands[s]]
                 self.log.emit("saw_hand", to=[q], seat=q, target=s, cards=seen)
         self.actor = q
         self.epoch += 1
@@ -750,6 +829,7 @@ class TaxonomyState(State):
             self.seven_plus_one,
             self.ckeys,
             unusable,
+            scoring=self.scoring,
         )
 
     # ------------------------------------------------------------------ protocol
@@ -766,9 +846,11 @@ class TaxonomyState(State):
             return self._legal
         mv = self.mv
         if phase == CLAIM_WINDOW:
-            if seat in self.claim_choice:
-                return []
-            return [*(mv.claim[k] for k in self.claim_keys[seat]), mv.pass_]
+            if seat not in self.claim_choice:
+                return [*(mv.claim[k] for k in self.claim_keys[seat]), mv.pass_]
+            if self.claim_open_choice(seat):
+                return [mv.keep[x] for x in self.lay_candidates(seat)]
+            return []
         if phase == DUEL:
             if seat in self.duel_choice:
                 return []
@@ -778,7 +860,11 @@ class TaxonomyState(State):
         if phase == IMPATIENT_CHOICE:
             return [mv.draw, mv.stop]
         if phase == DECLARE:
-            return [mv.win, mv.pass_]
+            # Always a win in a real game; in a sample for another seat the
+            # resampled hand may not win (view.py: others cannot tell).
+            if self._legal is None:
+                self._legal = [mv.win, mv.pass_] if self._score(seat) else [mv.pass_]
+            return self._legal
         return []
 
     def _main_legal(self, s: int) -> list[Move]:
@@ -833,14 +919,8 @@ class TaxonomyState(State):
         elif kind == PASS and self.phase == DECLARE:
             self.fresh_draw = False
             self._end_turn(seat)
-        elif kind in (CLAIM, PASS):
-            self.claim_choice[seat] = action
-            if self.log.enabled:
-                self.log.emit("decided", to=[seat], seat=seat, choice=str(action))
-            if len(self.claim_choice) == len(self.claim_seats):
-                self._resolve_claims()
-            else:
-                self._to_act = tuple(q for q in self.claim_seats if q not in self.claim_choice)
+        elif kind in (CLAIM, PASS, KEEP):
+            self._claim_step(seat, action)
         elif kind == RPS:
             self.duel_choice[seat] = action.arg
             if self.log.enabled:
@@ -898,7 +978,7 @@ class TaxonomyState(State):
         o.log = self.log.copy()
         o.scores = list(self.scores)
         o.bans = [set(b) for b in self.bans]
-        o.round_results = list(self.round_results)
+        o.round_results = [_copy_json(r) for r in self.round_results]
         o.round_turns = list(self.round_turns)
         o.nat = list(self.nat)
         o.roll = list(self.roll)
@@ -912,21 +992,32 @@ class TaxonomyState(State):
         o.claims = list(self.claims)
         o.skips = list(self.skips)
         o.peeks = list(self.peeks)
-        if self.knows:
-            o.kstock = [list(k) for k in self.kstock]
-            o.khand = [{q: set(cs) for q, cs in d.items()} for d in self.khand]
-            o.watched = set(self.watched)
+        o.kstock = [list(k) for k in self.kstock]
+        o.khand = [{q: set(cs) for q, cs in d.items()} for d in self.khand]
+        o.watched = set(self.watched)
         o.seen_hands = [dict(d) for d in self.seen_hands]
         o.queue = list(self.queue)
         o.drawn = list(self.drawn)
         o.claim_keys = dict(self.claim_keys)
         o.claim_choice = dict(self.claim_choice)
+        o.claim_keep = dict(self.claim_keep)
         o.duel_choice = dict(self.duel_choice)
         o.kc = [list(x) for x in self.kc]
         o.hk = [list(x) for x in self.hk]
         o.big = list(self.big)
         o._legal = None
         return o
+
+    def zones(self) -> Mapping[str, Sequence[int]]:
+        """Every card by zone (tests/test_trust.py checks that a determinization
+        holds each card exactly once)."""
+        n = self.players
+        out: dict[str, Sequence[int]] = {"stock": list(self.stock), "discards": list(self.discards)}
+        for q in range(n):
+            out[f"hand {q}"] = list(self.hands[q])
+            out[f"table {q}"] = [c for _, cs in self.tables[q] for c in cs]
+            out[f"aside {q}"] = list(self.aside[q])
+        return out
 
     def determinize(self, seat: int, rng: Rng) -> TaxonomyState:
         """Resample what ``seat`` cannot see: the other hands, the stock order,
@@ -935,19 +1026,23 @@ class TaxonomyState(State):
         (reading 23): the peeked cards still on top of the stock, in order, and
         the cards it knows are in another hand (seen through a claimed honest
         monster, or peeked and then drawn by that seat), with their rolls.
-        Other seats' knowledge is dropped from the sample (it named real cards)."""
+        Other seats' knowledge is dropped from the sample (it named real cards).
+        In a claim window, who is asked is worked out again from the sampled
+        hands (reading 22)."""
         o = self.clone()
         o.rng = rng.fork()
         n = self.players
         me = 0 <= seat < n
         known_top: list[int] = []
         known_in: dict[int, set[int]] = {}
-        if self.knows:
-            if me:
-                known_top = self.kstock[seat]
-                known_in = self.khand[seat]
-            o.kstock = [ks if q == seat else [] for q, ks in enumerate(o.kstock)]
-            o.khand = [d if q == seat else {} for q, d in enumerate(o.khand)]
+        if me:
+            known_top = self.kstock[seat]
+            known_in = self.khand[seat]
+        o.kstock = [list(ks) if q == seat else [] for q, ks in enumerate(self.kstock)]
+        o.khand = [
+            {p: set(cs) for p, cs in d.items()} if q == seat else {}
+            for q, d in enumerate(self.khand)
+        ]
         stock = self.stock
         top = len(stock) - len(known_top)  # stock[top:] holds the known cards (reversed)
         pool = [
@@ -979,19 +1074,83 @@ class TaxonomyState(State):
                 if o.nat[c] & MISC:
                     o._roll(c, [q])
             o._recount(q)
-        o.log.enabled = quiet
-        # Hidden simultaneous choices of other seats are forgotten (they choose
-        # again). Who may claim stays as it was: to_act() showed it.
         if o.phase == CLAIM_WINDOW:
-            o.claim_choice = {q: m for q, m in self.claim_choice.items() if q == seat}
-            o._to_act = tuple(q for q in o.claim_seats if q not in o.claim_choice)
-        elif o.phase == DUEL:
+            o._reopen_window(seat, self, known_in, rng)
+        o.log.enabled = quiet
+        if o.phase == DUEL:
             # That the other seat has chosen is public; what it chose is resampled.
             o.duel_choice = {
                 q: (v if q == seat else rng.randrange(3)) for q, v in self.duel_choice.items()
             }
         o._legal = None
         return o
+
+    def _reopen_window(
+        self, seat: int, real: TaxonomyState, known_in: Mapping[int, set[int]], rng: Rng
+    ) -> None:
+        """Work out again who is asked about the discard in a sampled world;
+        keep only ``seat``'s own answer (the others answer again). ``seat``'s
+        own eligibility rests on its hand and public facts, so it is asked in
+        the sample exactly when it is asked in the real game."""
+        c, s = self.claim_card, self.claim_from
+        seats, keys = self._window(s, c)
+        if not seats and seat not in real.claim_seats:
+            # A seat not asked knows only that the table waits — someone may claim
+            # (the passage of time, reading 22): the sample must have a claimant.
+            self._plant_claimant(seat, known_in, rng)
+            seats, keys = self._window(s, c)
+        self.claim_seats, self.claim_keys = seats, keys
+        self.claim_choice = {q: m for q, m in real.claim_choice.items() if q == seat}
+        self.claim_keep = {q: m for q, m in real.claim_keep.items() if q == seat}
+        self._to_act = tuple(q for q in seats if not self._answered(q))
+
+    def _plant_claimant(self, seat: int, known_in: Mapping[int, set[int]], rng: Rng) -> None:
+        """Make some seat other than ``seat`` and the discarder able to claim the
+        discard: swap three unknown cards of its key into that seat's hand
+        (from the stock or other hands, never a card ``seat`` knows the place of)."""
+        c, s = self.claim_card, self.claim_from
+        g = self.deck.group_of[c]
+        ck = self.ckeys
+        seats = [
+            q
+            for q in range(self.players)
+            if q not in (s, seat)
+            and g not in self.bans[q]
+            and self._table_count(q) + 4 <= HAND_SIZE
+        ]
+        rng.shuffle(seats)
+        for q in seats:
+            for k in ck[c]:
+                if self._give_three(q, k, seat, known_in):
+                    return
+
+    def _give_three(self, q: int, k: int, seat: int, known_in: Mapping[int, set[int]]) -> bool:
+        ck = self.ckeys
+        fixed = known_in.get(q, set())
+        have = [x for x in self.hands[q] if k in ck[x] and self._usable(q, x)]
+        need = 3 - len(have)
+        free = [i for i, x in enumerate(self.hands[q]) if x not in fixed and k not in ck[x]]
+        donors: list[tuple[list[int], int]] = []  # (the list holding it, index)
+        known_top = len(self.kstock[seat]) if 0 <= seat < self.players else 0
+        for i in range(len(self.stock) - known_top):
+            if k in ck[self.stock[i]] and self._usable(q, self.stock[i]):
+                donors.append((self.stock, i))
+        for p in range(self.players):
+            if p in (q, seat):
+                continue
+            for i, x in enumerate(self.hands[p]):
+                if k in ck[x] and self._usable(q, x) and x not in known_in.get(p, ()):
+                    donors.append((self.hands[p], i))
+        if need > len(donors) or need > len(free):
+            return False
+        for (where, i), slot in zip(donors[:need], free[:need], strict=False):
+            where[i], self.hands[q][slot] = self.hands[q][slot], where[i]
+            if self.nat[self.hands[q][slot]] & MISC:
+                self._roll(self.hands[q][slot], [q])
+        for p in range(self.players):
+            if p != seat:
+                self._recount(p)
+        return True
 
     def _card(self, c: int) -> dict[str, Any]:
         """The card as views and events show it. Cached until its nature changes
@@ -1010,117 +1169,14 @@ class TaxonomyState(State):
             }
         return d
 
-    def _prompt(self, seat: int | None) -> str:
-        if seat is None or seat not in self._to_act:
-            return ""
-        p = self.phase
-        if p == MAIN:
-            extra = len(self.hands[seat]) + self._table_count(seat) - HAND_SIZE
-            return f"discard {extra} card{'s' if extra > 1 else ''} (or table a drawn card, or win)"
-        if p == CLAIM_WINDOW:
-            return f"claim {self.deck.names[self.claim_card]} or pass"
-        if p == DUEL:
-            return "rock, paper or scissors?"
-        if p == ATTACK_CHOICE:
-            return f"send {self.deck.names[self.attack_card]} at a player, or not"
-        if p == IMPATIENT_CHOICE:
-            return "an impatient monster: draw another card, or stop"
-        if p == DECLARE:
-            return "your hand wins: declare it (win), or play on (pass)"
-        return ""
-
     def view(self, seat: int | None) -> dict[str, Any]:
-        n = self.players
-        me = seat if seat is not None and 0 <= seat < n else None
-        names = self.deck.key_names
-        card = self._card
-        claim = None
-        if self.phase == CLAIM_WINDOW and me is not None and me in self.claim_seats:
-            claim = {
-                "card": card(self.claim_card),
-                "discarder": self.claim_from,
-                "keys": [names[k] for k in self.claim_keys.get(me, [])],
-                "decided": me in self.claim_choice,
-            }
-        duel = None
-        if self.phase == DUEL and self.duel is not None:
-            a, t, c = self.duel
-            mine = self.duel_choice.get(me) if me is not None else None
-            duel = {
-                "attacker": a,
-                "target": t,
-                "card": card(c),
-                "ties": self.duel_ties,
-                "your_choice": RPS_NAMES[mine] if mine is not None else None,
-                "decided": [x for x in (a, t) if x in self.duel_choice and x == me],
-            }
-        attack = None
-        if self.phase == ATTACK_CHOICE and me == self.actor:
-            attack = {
-                "card": card(self.attack_card),
-                "targets": [t for t in range(n) if t != me],
-            }
-        to_act: list[int] = list(self._to_act)
-        if self.phase == CLAIM_WINDOW:
-            to_act = [me] if me is not None and me in self._to_act else []
-        hand_keys: dict[str, int] = {}
-        if me is not None:
-            for c in self.hands[me]:
-                for k in self.ckeys[c]:
-                    hand_keys[names[k]] = hand_keys.get(names[k], 0) + 1
-        result = None
-        if self._result is not None:
-            result = {"scores": self._result.scores, "winners": self._result.winners}
-        return {
-            "game": "taxonomy",
-            "variant": {
-                "rounds": self.rules.rounds,
-                "loyal": self.rules.loyal,
-                "beastman_orphans": self.rules.beastman_orphans,
-                "orphan_eight": self.rules.orphan_eight,
-            },
-            "seat": seat,
-            "players": n,
-            "phase": self.phase,
-            "to_act": to_act,
-            "prompt": self._prompt(me),
-            "turn": self.actor,
-            "dealer": self.dealer,
-            "round": min(self.round + 1, self.rules.rounds),
-            "rounds": self.rules.rounds,
-            "turns": self.turns,
-            "hand": [card(c) for c in self.hands[me]] if me is not None else None,
-            "hand_keys": hand_keys,
-            "drawn": [self.deck.names[c] for c in self.drawn if me == self.actor]
-            if me is not None
-            else [],
-            "hand_counts": [len(h) for h in self.hands],
-            "tables": [
-                [{"key": names[k], "cards": [card(c) for c in cs]} for k, cs in t]
-                for t in self.tables
-            ],
-            "discard_top": card(self.discards[-1]) if self.discards else None,
-            "discards": [card(c) for c in self.discards],
-            "stock": len(self.stock),
-            "set_aside": [[card(c) for c in a] for a in self.aside],
-            "bans": [sorted(self.deck.group_names[g] for g in b) for b in self.bans],
-            "claims": list(self.claims),
-            "skips": list(self.skips),
-            "scores": list(self.scores),
-            "can_win": bool(
-                me is not None
-                and self.phase in (MAIN, DECLARE)
-                and me in self._to_act
-                and self.mv.win in self.legal(me)
-            ),
-            "claim": claim,
-            "duel": duel,
-            "attack": attack,
-            "peek": self.peeks[me] if me is not None else None,
-            "seen_hands": dict(self.seen_hands[me]) if me is not None else {},
-            "last_round": self.round_results[-1] if self.round_results else None,
-            "round_results": list(self.round_results),
-            "key_sizes": {names[k]: self.deck.key_size[k] for k in range(self.deck.num_keys)},
-            "orphan_keys": sorted(names[k] for k in self.deck.orphan_keys),
-            "result": result,
-        }
+        return seat_view(self, seat)
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of JSON data (a round's result: dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value

@@ -1,15 +1,21 @@
 """Scoring a winning hand: pure functions, hand + table sets + claims -> the
 best pattern and its points, with a breakdown (RULES.md, reading 7).
 
-    method points: 4+4  no claims 3, one claim 2, two claims 1
-                   5+3  no claims 3, one or two claims 2
-                   8    concealed (no claims) 5, exposed 4
-    content:       a set of 4 (and the 5 of a 5+3): key of exactly 4 cards 3,
-                   of 5-7 cards 2, of 8 or more 0; a set of 4 orphans 2.
-                   The 3 of a 5+3: 0.
-                   A set of 8: key of exactly 8 cards 6, of 9-12 cards 3,
-                   of 13 or more 0; 7 orphans and one other monster 12
-                   (v0.1: a set of 8 orphans 12).
+The points come from a :class:`ScoringTable` (loaded from
+``data/scoring.toml``, or from a designer's file with ``-o scoring=FILE``,
+by ``scoring_file.py``; nothing here reads a file). The shipped table, as
+``ScoringTable.summary()`` writes it (a test keeps the two equal):
+
+    method points (by claims this round: none, one, two):
+      4+4: 3, 2, 1
+      5+3: 3, 2, 2
+      8:   5, 4, 4 (no claims: concealed; else exposed)
+    content of a set of 4 (and of the 5 of a 5+3), by the size of its key:
+      at most 4 cards: 3; at most 7 cards: 2; more: 0; a set of 4 orphans: 2
+    the 3 of a 5+3: 0
+    content of a set of 8, by the size of its key:
+      at most 8 cards: 6; at most 12 cards: 3; more: 0;
+      7 orphans and one other monster (v0.1: 8 orphans): 12
 
 A hand may be split several ways (a cheerful card also belongs to its type's
 key); it scores its best split.
@@ -24,6 +30,76 @@ from typing import Any
 from .cards import Deck
 
 HAND_SIZE = 8
+PATTERNS = ("4+4", "5+3", "8")
+
+
+@dataclass(frozen=True)
+class Band:
+    """Points for a set whose key has at most ``up_to`` cards (None: any size)."""
+
+    up_to: int | None
+    points: int
+
+
+@dataclass(frozen=True)
+class ScoringTable:
+    """Every number of the scoring rules (reading 7). Immutable: states share it."""
+
+    # points with 0, 1, 2 claims this round, per pattern
+    method_four_four: tuple[int, int, int]
+    method_five_three: tuple[int, int, int]
+    method_eight: tuple[int, int, int]
+    four_sizes: tuple[Band, ...]
+    four_orphans: int
+    three_of_five_three: int
+    eight_sizes: tuple[Band, ...]
+    eight_orphans: int
+
+    def method_row(self, pattern: str) -> tuple[int, int, int]:
+        if pattern == "4+4":
+            return self.method_four_four
+        if pattern == "5+3":
+            return self.method_five_three
+        return self.method_eight
+
+    def method_points(self, pattern: str, claims: int) -> int:
+        return self.method_row(pattern)[min(claims, 2)]
+
+    def summary(self) -> str:
+        """The table in words (the module docstring shows the shipped one)."""
+        row = self.method_row
+        return "\n".join(
+            [
+                "method points (by claims this round: none, one, two):",
+                f"  4+4: {_triple(row('4+4'))}",
+                f"  5+3: {_triple(row('5+3'))}",
+                f"  8:   {_triple(row('8'))} (no claims: concealed; else exposed)",
+                "content of a set of 4 (and of the 5 of a 5+3), by the size of its key:",
+                f"  {_bands(self.four_sizes)}; a set of 4 orphans: {self.four_orphans}",
+                f"the 3 of a 5+3: {self.three_of_five_three}",
+                "content of a set of 8, by the size of its key:",
+                f"  {_bands(self.eight_sizes)};",
+                "  7 orphans and one other monster (v0.1: 8 orphans): " + str(self.eight_orphans),
+            ]
+        )
+
+
+def _triple(points: tuple[int, int, int]) -> str:
+    return ", ".join(map(str, points))
+
+
+def _bands(bands: Sequence[Band]) -> str:
+    return "; ".join(
+        f"at most {b.up_to} cards: {b.points}" if b.up_to is not None else f"more: {b.points}"
+        for b in bands
+    )
+
+
+def band_points(bands: Sequence[Band], size: int) -> int:
+    for b in bands:
+        if b.up_to is None or size <= b.up_to:
+            return b.points
+    return 0  # unreachable for a validated table: its last band has no bound
 
 
 @dataclass(frozen=True)
@@ -64,42 +140,37 @@ class Score:
 
 
 # -- the table of reading 7 ----------------------------------------------------------
-def method_points(pattern: str, claims: int) -> tuple[int, str]:
+def method_points(scoring: ScoringTable, pattern: str, claims: int) -> tuple[int, str]:
     """Points for how the hand was collected."""
     n = "no claims" if claims == 0 else ("1 claim" if claims == 1 else f"{claims} claims")
+    pts = scoring.method_points(pattern, claims)
     if pattern == "4+4":
-        return {0: 3, 1: 2}.get(claims, 1), f"two sets of 4, {n}"
+        return pts, f"two sets of 4, {n}"
     if pattern == "5+3":
-        return (3 if claims == 0 else 2), f"a set of 5 and a set of 3, {n}"
+        return pts, f"a set of 5 and a set of 3, {n}"
     if claims == 0:
-        return 5, "a set of 8, concealed (no claims)"
-    return 4, f"a set of 8, exposed ({n})"
+        return pts, "a set of 8, concealed (no claims)"
+    return pts, f"a set of 8, exposed ({n})"
 
 
-def four_points(deck: Deck, key: int) -> tuple[int, str]:
+def four_points(scoring: ScoringTable, deck: Deck, key: int) -> tuple[int, str]:
     """Content points of a set of 4 (or the 5 of a 5+3, scored as a set of 4)."""
     name = deck.key_names[key]
     if key in deck.orphan_keys:
-        return 2, f"set of 4 {name}"
+        return scoring.four_orphans, f"set of 4 {name}"
     size = deck.key_size[key]
-    if size <= 4:
-        return 3, f"set of 4 {name} (a key of {size} cards)"
-    if size <= 7:
-        return 2, f"set of 4 {name} (a key of {size} cards)"
-    return 0, f"set of 4 {name} (a key of {size} cards)"
+    return band_points(scoring.four_sizes, size), f"set of 4 {name} (a key of {size} cards)"
 
 
-def eight_points(deck: Deck, key: int, seven_plus_one: bool) -> tuple[int, str]:
+def eight_points(
+    scoring: ScoringTable, deck: Deck, key: int, seven_plus_one: bool
+) -> tuple[int, str]:
     name = deck.key_names[key]
     if key in deck.orphan_keys:
         what = "7 orphans and one other monster" if seven_plus_one else "a set of 8 orphans"
-        return 12, f"{what} ({name})"
+        return scoring.eight_orphans, f"{what} ({name})"
     size = deck.key_size[key]
-    if size <= 8:
-        return 6, f"set of 8 {name} (a key of {size} cards)"
-    if size <= 12:
-        return 3, f"set of 8 {name} (a key of {size} cards)"
-    return 0, f"set of 8 {name} (a key of {size} cards)"
+    return band_points(scoring.eight_sizes, size), f"set of 8 {name} (a key of {size} cards)"
 
 
 # -- finding the best split -----------------------------------------------------------
@@ -111,6 +182,8 @@ def best_score(
     seven_plus_one: bool = True,
     keys_of: Sequence[tuple[int, ...]] | None = None,
     unusable: Collection[int] = (),
+    *,
+    scoring: ScoringTable,
 ) -> Score | None:
     """The best-scoring 8-card winning hand in ``hand`` plus the ``table`` sets
     (each ``(key, cards)``; every table card must be in the set of its key),
@@ -148,7 +221,10 @@ def best_score(
             continue
         n = count[k]
         if n >= HAND_SIZE or (seven_plus_one and k in deck.orphan_keys and n >= HAND_SIZE - 1):
-            pts = method_points("8", claims)[0] + eight_points(deck, k, seven_plus_one)[0]
+            pts = (
+                scoring.method_points("8", claims)
+                + eight_points(scoring, deck, k, seven_plus_one)[0]
+            )
             consider(pts, "8", (k,), (min(n, HAND_SIZE),))
     for a in cands:
         if count[a] < 4:
@@ -160,13 +236,16 @@ def best_score(
                 if pattern == "4+4" and b < a:
                     continue  # the same split as (b, a)
                 if _fits(hkeys, tcount, a, b, x, y):
-                    pts = method_points(pattern, claims)[0] + four_points(deck, a)[0]
-                    if pattern == "4+4":
-                        pts += four_points(deck, b)[0]
+                    pts = scoring.method_points(pattern, claims) + four_points(scoring, deck, a)[0]
+                    pts += (
+                        four_points(scoring, deck, b)[0]
+                        if pattern == "4+4"
+                        else scoring.three_of_five_three
+                    )
                     consider(pts, pattern, (a, b), (x, y))
     if best is None:
         return None
-    return _build(deck, best, hand, table, claims, seven_plus_one, keys_of, unusable)
+    return _build(deck, best, hand, table, claims, seven_plus_one, keys_of, unusable, scoring)
 
 
 def _fits(
@@ -197,9 +276,10 @@ def _build(
     seven_plus_one: bool,
     keys_of: Sequence[tuple[int, ...]],
     unusable: Collection[int],
+    scoring: ScoringTable,
 ) -> Score:
     points, pattern, keys, sizes = best
-    method, method_rule = method_points(pattern, claims)
+    method, method_rule = method_points(scoring, pattern, claims)
     chosen: dict[int, list[int]] = {k: [] for k in keys}
     for k, cs in table:
         chosen[k].extend(cs)
@@ -228,14 +308,15 @@ def _build(
         if len(cards) < HAND_SIZE:  # 7 orphans and one other monster
             other = next(c for c in hand if c not in used)
             cards.append(other)
-        pts, rule = eight_points(deck, k, seven_plus_one)
+        pts, rule = eight_points(scoring, deck, k, seven_plus_one)
         sets.append(ScoredSet(k, tuple(cards), pts, rule))
     else:
         for i, k in enumerate(keys):
             if pattern == "5+3" and i == 1:
-                pts, rule = 0, f"set of 3 {deck.key_names[k]} (the 3 of a 5+3)"
+                pts = scoring.three_of_five_three
+                rule = f"set of 3 {deck.key_names[k]} (the 3 of a 5+3)"
             else:
-                pts, rule = four_points(deck, k)
+                pts, rule = four_points(scoring, deck, k)
                 if pattern == "5+3":
                     rule = rule.replace("set of 4", "set of 5", 1) + ", scored as a set of 4"
             sets.append(ScoredSet(k, tuple(chosen[k]), pts, rule))
@@ -262,7 +343,7 @@ def _names(deck: Deck, value: object, what: str) -> list[int]:
 
 
 def score_payload(
-    deck: Deck, payload: dict[str, object], seven_plus_one: bool
+    deck: Deck, payload: dict[str, object], seven_plus_one: bool, scoring: ScoringTable
 ) -> dict[str, object]:
     """JSON in, JSON out, as the issue specifies:
 
@@ -349,7 +430,7 @@ def score_payload(
     best: Score | None = None
     for keys in product(*options):
         table = [(k, cs) for k, (_, cs) in zip(keys, exposed, strict=True)]
-        s = best_score(deck, hand, table, claims, seven_plus_one)
+        s = best_score(deck, hand, table, claims, seven_plus_one, scoring=scoring)
         if s is not None and (best is None or s.points > best.points):
             best = s
     if best is None:

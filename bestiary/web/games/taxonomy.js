@@ -2,6 +2,9 @@
 // tabled sets, the discard pile, the claim prompt, the rock-paper-scissors
 // duel, honest peeks and the round's scoring breakdown. The keys of the view
 // are documented on TaxonomyState in bestiary/games/taxonomy/rules.py.
+// Everything drawn comes from this seat's view and legal actions, so what a
+// seat may not know (who may claim a discard: view.py) never reaches the page;
+// a seat that is not asked about a discard sees the table wait between turns.
 import { actionButtons, statusLine } from "../js/generic.js";
 import { card } from "../js/cards.js";
 
@@ -48,6 +51,7 @@ export function render(root, state, api) {
       { class: "tx-summary" },
       h("span", {}, `Round ${v.round} of ${v.rounds}`),
       h("span", {}, `phase: ${v.phase}`),
+      !state.over && !(v.to_act || []).length ? h("span", { class: "muted" }, "the table waits…") : "",
       v.turn >= 0 && !state.over ? h("span", {}, `turn: ${label(v.turn)}`) : "",
       h("span", {}, `dealer: ${label(v.dealer)}`),
       h("span", {}, `stock: ${v.stock}`),
@@ -80,13 +84,30 @@ export function render(root, state, api) {
   // -- decisions that interrupt the turn --------------------------------------------
   if (v.claim) {
     const claims = [...legal].filter((a) => a.startsWith("claim "));
+    // The claimer chooses the set: with more than three cards of the key, pick
+    // the ones to keep in hand; the other three go down with the claimed card.
+    const keeps = [...legal].filter((a) => a.startsWith("keep "));
+    const byName = new Map((v.hand || []).map((c) => [c.name, c]));
     parts.push(
       h(
         "div",
         { class: "tx-box tx-claim" },
         h("h3", {}, `Claim ${v.claim.card.name}, discarded by ${label(v.claim.discarder)}?`),
         h("div", { class: "cards" }, svgCard(v.claim.card)),
-        h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, `claim as ${a.slice(6)}`)), legal.has("pass") ? actButton("pass", "pass") : ""),
+        claims.length || legal.has("pass") ? h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, `claim as ${a.slice(6)}`)), legal.has("pass") ? actButton("pass", "pass") : "") : "",
+        keeps.length
+          ? h(
+              "div",
+              {},
+              h("p", {}, `Claiming as ${v.claim.key}: choose ${v.claim.to_keep} card${v.claim.to_keep > 1 ? "s" : ""} to keep in hand; the other three are laid.`),
+              h("div", { class: "cards" }, ...keeps.map((a) => {
+                const c = byName.get(a.slice(5));
+                const b = actButton(a, c ? svgCard(c, { width: 70 }) : a.slice(5), "card-button");
+                b.title = a;
+                return b;
+              })),
+            )
+          : "",
         v.claim.decided ? h("p", { class: "muted" }, "You have decided; waiting for the others.") : "",
       ),
     );

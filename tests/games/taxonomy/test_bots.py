@@ -119,3 +119,78 @@ def test_heuristic_clearly_beats_random() -> None:
     rates = summary.agent_win_rates()
     assert rates["heuristic"] > 0.6
     assert rates["heuristic"] > 5 * rates["random"]
+
+
+# -- the claimer's choice of the laid set (RULES.md reading 11) ----------------------------
+def claim_view(hand: list[dict], key: str = "Undead", **extra: Any) -> dict[str, Any]:
+    return base_view(
+        hand,
+        phase="claim",
+        claim={"card": card("Ghost", "Undead", ["Undead"]), "key": key, "keys": [key]},
+        **extra,
+    )
+
+
+def test_keeps_in_hand_the_card_its_other_plan_key_needs() -> None:
+    """Rulebook: "you can take that card, show that you have created a set of four" —
+    with four Undead in hand, the one that is also a Slime (the bot's other set)
+    stays in hand; three plain Undead go down."""
+    both = card("Undead-Slime", "Undead", ["Undead", "Slime"])
+    hand = [*UNDEAD, both, *SLIMES, card("Elf", "Elf", ["Elf"])]
+    legal = [f"keep {c['name']}" for c in [*UNDEAD, both]]
+    assert choose(claim_view(hand), legal) == "keep Undead-Slime"
+
+
+def test_lays_a_proud_card_rather_than_keeping_it_at_risk_in_hand() -> None:
+    """Proud: "When discarded [...] You must discard all cards with the same type" — a
+    proud card in hand can be lost to a mean monster's random discard and take its
+    type along; laid on the table it is safe, so the bot keeps a plain one."""
+    proud = card("Pharaoh", "Undead", ["Undead"], ["proud"])
+    hand = [*UNDEAD, proud, *SLIMES, card("Elf", "Elf", ["Elf"])]
+    legal = [f"keep {c['name']}" for c in [*UNDEAD, proud]]
+    assert choose(claim_view(hand), legal) in {f"keep {c['name']}" for c in UNDEAD}
+
+
+# -- issue "strong bots" ----------------------------------------------------------------------
+def _tabled(size: int, key_size: int) -> str:
+    laid = [card(f"Laid{i}", "Undead", ["Undead"]) for i in range(size)]
+    drawn = card("Drawn", "Undead", ["Undead"])
+    hand = [drawn, *SLIMES, *[card(f"Plant{i}", "Plant", ["Plant"]) for i in range(2)]]
+    hand += [card("Elf", "Elf", ["Elf"]), card("Angel", "Angel", ["Angel"])]
+    view = base_view(
+        hand,
+        tables=[[{"key": "Undead", "cards": laid}], []],
+        key_sizes={"Slime": 9, "Undead": key_size, "Plant": 7, "Elf": 2, "Angel": 6},
+        drawn=["Drawn"],
+    )
+    legal = ["table Drawn", *(f"discard {c['name']}" for c in hand)]
+    return choose(view, legal)
+
+
+def test_adds_a_drawn_card_to_a_laid_set_up_to_five() -> None:
+    """ "You can then collect another set of 4 monsters, or expand this set to 5 or 8
+    cards. When you draw another card of this type you can add it to the table." """
+    assert _tabled(4, 15) == "table Drawn"
+
+
+def test_does_not_lay_a_sixth_card_unless_the_set_of_8_is_within_reach() -> None:
+    """A laid set past 5 leaves only the 8-card win (RULES.md reading 25): with 7
+    Undead in the deck (6 laid or in hand, 1 unseen) 8 cannot be reached."""
+    assert _tabled(5, 7) != "table Drawn"
+    assert _tabled(5, 15) == "table Drawn"
+
+
+def test_attack_ties_are_broken_at_random_not_always_at_the_lowest_seat() -> None:
+    """Aggressive: "such a monster can be sent to another player"; among equally
+    threatening rivals the target is drawn from the bot's own RNG, so seat 0 (where
+    a human usually sits) is not every bot's target."""
+    view = base_view(SLIMES, seat=3, players=4, scores=[0, 0, 0, 0], tables=[[], [], [], []])
+    targets = {
+        str(
+            HeuristicAgent(seed=s).act(
+                _Ctx(view, ["attack 0", "attack 1", "attack 2", "no attack"])
+            )
+        )  # type: ignore[arg-type]
+        for s in range(20)
+    }
+    assert targets == {"attack 0", "attack 1", "attack 2"}

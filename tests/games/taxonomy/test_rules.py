@@ -493,3 +493,58 @@ def test_a_refill_draw_that_completes_the_hand_may_be_declared() -> None:
             assert st.round_results[0]["winner"] == 0 and st.scores[0] == 3 + 0 + 3
         else:
             assert st.round == 0 and st.to_act() != (0,)
+
+
+# -- readings 24 and 25 -----------------------------------------------------------------------
+def test_claims_reset_when_a_round_ends() -> None:
+    """Reading 24: "As in madjong, you play several rounds (3-4) and add up the
+    points." — each round is a hand scored on its own; its claims go with it
+    ("-2 sets of 4, during the game you took 2 cards from other players, 1 point")."""
+    st = arrange(state(4), {0: ["Ghost"], 1: UNDEAD3})
+    st.apply_text(0, "discard Ghost")
+    st.apply_text(1, "claim Undead")
+    assert st.claims == [0, 1, 0, 0] and st.view(2)["claims"] == [0, 1, 0, 0]
+    st.apply(1, st.legal(1)[0])
+    st.stock = []  # the next draw ends the round: "the stock ran out"
+    st._begin_turn(2)
+    assert st.round == 1 and st.round_results[0]["winner"] is None
+    assert st.claims == [0, 0, 0, 0] and st.view(2)["claims"] == [0, 0, 0, 0]
+    assert st.tables == [[], [], [], []]
+
+
+def test_a_laid_set_past_5_leaves_only_the_8_card_win() -> None:
+    """Reading 25: "You can then collect another set of 4 monsters, or expand this
+    set to 5 or 8 cards. When you draw another card of this type you can add it to
+    the table." A 6th card may be added; the set stays whole on the table, so
+    "2 sets of 4 [...], or a set of 5 of one type and 3 of another" are gone and
+    only "8 cards of the same type" still wins."""
+    st = arrange(
+        state(2),
+        {0: ["Ghost"], 1: [*UNDEAD3, *MOLLUSK3]},
+        stock=["Slime", "Red Slime", "Skeleton", "Sea Slime", "Jiangshi"],
+    )
+    st.apply_text(0, "discard Ghost")
+    st.apply_text(1, "claim Undead")
+    undead = st.deck.key("Undead")
+
+    def discard_a_filler(seat: int) -> None:
+        keep = {*UNDEAD3, *MOLLUSK3, "Skeleton", "Jiangshi"}
+        st.apply_text(seat, "discard " + next(n for n in hand(st, seat) if n not in keep))
+
+    discard_a_filler(1)
+    st.apply_text(0, "discard Red Slime")
+    st.apply_text(1, "table Skeleton")
+    discard_a_filler(1)
+    st.apply_text(0, "discard Sea Slime")
+    assert "table Jiangshi" in legal(st, 1)
+    st.apply_text(1, "table Jiangshi")
+    assert [len(cs) for k, cs in st.tables[1] if k == undead] == [6]
+    # Four Molluskan in hand: 4+4 would win with a set of 4 Undead, not with 6.
+    st.hands[1] = [*(st.deck.card(n) for n in [*MOLLUSK3, "Mindflayer"])]  # type: ignore[misc]
+    st._recount(1)
+    assert st._score(1) is None
+    # Eight Undead (6 laid + 2 in hand) still win: a set of 8.
+    st.hands[1] = [st.deck.card("Ghoul"), st.deck.card("Wight"), st.deck.card("Mindflayer")]  # type: ignore[list-item]
+    st._recount(1)
+    score = st._score(1)
+    assert score is not None and score.pattern == "8"

@@ -16,6 +16,7 @@ from bestiary.engine import BadInput, UnknownCard
 from bestiary.games.taxonomy import GAME
 from bestiary.games.taxonomy.cards import load_deck
 from bestiary.games.taxonomy.scoring import best_score
+from bestiary.games.taxonomy.scoring_file import load_scoring
 
 SPRITE = ["Fairy", "Leannan Sidhe", "Titania", "Pixie"]
 PISCINE = ["Mermaid", "Merrow", "Sea Bishop", "Unagi Joro"]
@@ -257,5 +258,33 @@ def test_best_score_respects_table_sets() -> None:
     cheer = [c(n) for n in ["Harpy", "Gandharva", "Apsara", "Witch"]]
     # The Cheerful key laid on the table with Fairy: Sprite cannot use Fairy.
     table = [(deck.key("Cheerful"), [sprite[0], *cheer[:3]])]
-    s = best_score(deck, [*sprite[1:], cheer[3]], table, 1)  # type: ignore[arg-type]
+    s = best_score(deck, [*sprite[1:], cheer[3]], table, 1, scoring=load_scoring())  # type: ignore[arg-type]
     assert s is not None and s.pattern == "5+3"
+
+
+# -- readings 26 and 27 -------------------------------------------------------------------
+def test_the_5_of_a_5_3_scores_as_a_set_of_4_and_the_3_scores_0() -> None:
+    """Reading 26: the content rows speak only of sets of 4 and 8 ("-a set of 4
+    monsters of a type with 5 to 7 monsters [...], 2pts"); "a set of 5 cards and 3
+    cards" has method rows only. 5 Demihuman (a key of 5): its set-of-4 row, 2;
+    3 Sprite: 0, although 4 Sprite (a key of 4) would score 3."""
+    r = score(DEMIHUMAN + SPRITE[:3])
+    assert r["pattern"] == "5+3"
+    five, three = r["sets"]  # type: ignore[misc]
+    assert (five["key"], five["points"]) == ("Demihuman", 2)
+    assert (three["key"], three["points"]) == ("Sprite", 0)
+    rules = [row["rule"] for row in r["breakdown"]]  # type: ignore[union-attr,index]
+    assert "set of 5 Demihuman (a key of 5 cards), scored as a set of 4" in rules
+    assert "set of 3 Sprite (the 3 of a 5+3)" in rules
+    assert points(score(SPRITE + PISCINE)) == 3 + 3 + 3, "a set of 4 Sprite scores 3"
+
+
+def test_seven_beastman_orphans_and_one_other_monster_score_12() -> None:
+    """Reading 27: "you can also collect orphans from this type [...] A set of
+    orphans can be collected either from the "beastman" type or from other types"
+    and "-a set of 7 orphans and one other monster, 12pts": 7 Beastman orphans
+    and a Slime make the 12-point set."""
+    r = score([*BEAST_ORPHANS[:7], "Slime"])
+    assert r["pattern"] == "8" and r["sets"][0]["key"] == "Beastman orphans"  # type: ignore[index]
+    assert r["sets"][0]["points"] == 12 and points(r) == 5 + 12  # type: ignore[index]
+    assert score([*BEAST_ORPHANS[:6], "Slime", "Red Slime"])["valid"] is False

@@ -1,0 +1,212 @@
+"""What one seat of a taxonomy game may see (``TaxonomyState.view``).
+
+Hidden: the other hands, the stock, the rolls of miscellaneous cards a seat
+has not seen, the other seats' secret choices (claims, rock-paper-scissors)
+and — the subtle one — *who may claim a discard*. "Each time a player
+discards a card he must say aloud the monster type and nature so that other
+players know if they want/can take that card": each player decides for
+themselves whether they can take it, and a player who cannot learns nothing
+from the others but the passage of time (RULES.md, reading 22). So during a
+claim window a seat that is not asked sees the table exactly as it stands
+between two turns: phase ``discard``, the discarder's ``turn``, no one in
+``to_act``, no prompt — whether one seat, three or none may claim.
+
+The same holds for two private decisions of the player whose turn it is:
+whether to draw again after an impatient monster (a player who stops need
+not show the card) and whether to declare a hand that a refill draw made
+winning. Others see the player deciding as they see any discard decision
+(phase ``discard``, ``to_act`` that player) when the hand is over 8, and
+the table's pause otherwise.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .actions import CLAIM, RPS_NAMES
+from .scoring import ScoringTable
+
+if TYPE_CHECKING:
+    from .rules import TaxonomyState
+
+# Phase names, as views show them (the state's phase machine is in rules.py).
+MAIN, ATTACK_CHOICE, DUEL, IMPATIENT_CHOICE, CLAIM_WINDOW, DECLARE, OVER = (
+    "discard",
+    "attack",
+    "duel",
+    "impatient",
+    "claim",
+    "declare",
+    "over",
+)
+
+
+@lru_cache(maxsize=8)
+def scoring_json(table: ScoringTable) -> dict[str, Any]:
+    """The scoring table in force, for bots and pages (shared: readers must not mutate it)."""
+    return {
+        "method": {
+            "4+4": list(table.method_four_four),
+            "5+3": list(table.method_five_three),
+            "8": list(table.method_eight),
+        },
+        "four": {
+            "sizes": [{"up_to": b.up_to, "points": b.points} for b in table.four_sizes],
+            "orphans": table.four_orphans,
+        },
+        "five_three": {"three": table.three_of_five_three},
+        "eight": {
+            "sizes": [{"up_to": b.up_to, "points": b.points} for b in table.eight_sizes],
+            "orphans": table.eight_orphans,
+        },
+    }
+
+
+def asked(st: TaxonomyState, me: int | None) -> bool:
+    """Is ``me`` one of the seats asked about the discard in an open claim window?"""
+    return st.phase == CLAIM_WINDOW and me is not None and me in st.claim_seats
+
+
+def public_phase(st: TaxonomyState, me: int | None) -> tuple[str, list[int]]:
+    """The phase and the deciding seats as ``me`` may know them (module docstring)."""
+    phase = st.phase
+    if phase == CLAIM_WINDOW:
+        if asked(st, me):
+            return phase, [me] if me in st._to_act else []
+        return MAIN, []  # between two turns, as far as this seat can tell
+    if phase in (IMPATIENT_CHOICE, DECLARE) and me != st.actor:
+        over = len(st.hands[st.actor]) + st._table_count(st.actor) > 8
+        return MAIN, [st.actor] if over else []
+    return phase, list(st._to_act)
+
+
+def prompt(st: TaxonomyState, seat: int | None) -> str:
+    if seat is None or seat not in st._to_act:
+        return ""
+    p = st.phase
+    if p == MAIN:
+        extra = len(st.hands[seat]) + st._table_count(seat) - 8
+        return f"discard {extra} card{'s' if extra > 1 else ''} (or table a drawn card, or win)"
+    if p == CLAIM_WINDOW:
+        if st.claim_open_choice(seat):
+            need = len(st.lay_candidates(seat)) - 3
+            return (
+                f"choose {need} card{'s' if need > 1 else ''} to keep in hand "
+                f"(the other three are laid with {st.deck.names[st.claim_card]})"
+            )
+        return f"claim {st.deck.names[st.claim_card]} or pass"
+    if p == DUEL:
+        return "rock, paper or scissors?"
+    if p == ATTACK_CHOICE:
+        return f"send {st.deck.names[st.attack_card]} at a player, or not"
+    if p == IMPATIENT_CHOICE:
+        return "an impatient monster: draw another card, or stop"
+    if p == DECLARE:
+        return "your hand wins: declare it (win), or play on (pass)"
+    return ""
+
+
+def claim_view(st: TaxonomyState, me: int) -> dict[str, Any]:
+    names = st.deck.key_names
+    choice = st.claim_choice.get(me)
+    return {
+        "card": st._card(st.claim_card),
+        "discarder": st.claim_from,
+        "keys": [names[k] for k in st.claim_keys.get(me, ())],
+        "decided": me not in st._to_act,
+        "key": names[choice.arg] if choice is not None and choice.kind == CLAIM else None,
+        "kept": [st.deck.names[c] for c in st.claim_keep.get(me, ())],
+        "to_keep": len(st.lay_candidates(me)) - 3 if st.claim_open_choice(me) else 0,
+    }
+
+
+def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
+    n = st.players
+    me = seat if seat is not None and 0 <= seat < n else None
+    deck = st.deck
+    names = deck.key_names
+    card = st._card
+    phase, to_act = public_phase(st, me)
+    claim = None
+    if phase == CLAIM_WINDOW:
+        assert me is not None
+        claim = claim_view(st, me)
+    duel = None
+    if phase == DUEL and st.duel is not None:
+        a, t, c = st.duel
+        mine = st.duel_choice.get(me) if me is not None else None
+        duel = {
+            "attacker": a,
+            "target": t,
+            "card": card(c),
+            "ties": st.duel_ties,
+            "your_choice": RPS_NAMES[mine] if mine is not None else None,
+            "decided": [x for x in (a, t) if x in st.duel_choice and x == me],
+        }
+    attack = None
+    if phase == ATTACK_CHOICE and me == st.actor:
+        attack = {"card": card(st.attack_card), "targets": [t for t in range(n) if t != me]}
+    hand_keys: dict[str, int] = {}
+    if me is not None:
+        for c in st.hands[me]:
+            for k in st.ckeys[c]:
+                hand_keys[names[k]] = hand_keys.get(names[k], 0) + 1
+    result = None
+    if st._result is not None:
+        result = {"scores": st._result.scores, "winners": st._result.winners}
+    peek = st.peeks[me] if me is not None else None
+    return {
+        "game": "taxonomy",
+        "variant": {
+            "rounds": st.rules.rounds,
+            "loyal": st.rules.loyal,
+            "beastman_orphans": st.rules.beastman_orphans,
+            "orphan_eight": st.rules.orphan_eight,
+            "claim_window": st.rules.claim_window,
+        },
+        "seat": seat,
+        "players": n,
+        "phase": phase,
+        "to_act": to_act,
+        "prompt": prompt(st, me),
+        "turn": st.actor,
+        "dealer": st.dealer,
+        "round": min(st.round + 1, st.rules.rounds),
+        "rounds": st.rules.rounds,
+        "turns": st.turns,
+        "hand": [card(c) for c in st.hands[me]] if me is not None else None,
+        "hand_keys": hand_keys,
+        "drawn": [deck.names[c] for c in st.drawn] if me is not None and me == st.actor else [],
+        "hand_counts": [len(h) for h in st.hands],
+        "tables": [
+            [{"key": names[k], "cards": [card(c) for c in cs]} for k, cs in t] for t in st.tables
+        ],
+        "discard_top": card(st.discards[-1]) if st.discards else None,
+        "discards": [card(c) for c in st.discards],
+        "stock": len(st.stock),
+        "set_aside": [[card(c) for c in a] for a in st.aside],
+        "bans": [sorted(deck.group_names[g] for g in b) for b in st.bans],
+        "claims": list(st.claims),
+        "skips": list(st.skips),
+        "scores": list(st.scores),
+        "can_win": bool(
+            me is not None
+            and phase in (MAIN, DECLARE)
+            and me in st._to_act
+            and st.mv.win in st.legal(me)
+        ),
+        "claim": claim,
+        "duel": duel,
+        "attack": attack,
+        "peek": {"cards": [card(c) for c in peek[0]], "stock_then": peek[1]} if peek else None,
+        "seen_hands": {str(q): [card(c) for c in cards] for q, cards in st.seen_hands[me].items()}
+        if me is not None
+        else {},
+        "last_round": st.round_results[-1] if st.round_results else None,
+        "round_results": list(st.round_results),
+        "key_sizes": {names[k]: deck.key_size[k] for k in range(deck.num_keys)},
+        "orphan_keys": sorted(names[k] for k in deck.orphan_keys),
+        "scoring": scoring_json(st.scoring),
+        "result": result,
+    }
