@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -63,7 +64,7 @@ def test_bench_refuses_options_without_a_game() -> None:
     assert res.exit_code == 2 and "name a game" in res.stderr
 
 
-def test_bench_measures_a_designers_card_file(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_bench_refuses_a_card_file_that_is_not_there(tmp_path: Path) -> None:
     res = runner.invoke(app, ["bench", "taxonomy", "--cards", str(tmp_path / "none.csv")])
     assert res.exit_code == 2 and "does not exist" in res.stderr
 
@@ -74,3 +75,20 @@ def test_bench_of_every_game_prints_one_table() -> None:
     assert res.stdout.count("Random self-play") == 1
     for gid in ("taxonomy", "monster-maker", "meat", "teratozoic"):
         assert gid in res.stdout
+
+
+def test_bench_times_a_designers_card_file(tmp_path: Path) -> None:
+    import shutil
+
+    from bestiary.games import taxonomy
+
+    mine = tmp_path / "my-monsters.csv"
+    shutil.copy(Path(taxonomy.__file__).parent / "data" / "monsters.csv", mine)
+    res = runner.invoke(
+        app,
+        ["bench", "taxonomy", "--cards", str(mine), "--seconds", "0.02", "--repeats", "1",
+         "--json"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    [row] = json.loads(res.stdout)["bench"]
+    assert row["options"] == {"cards": str(mine)} and row["decisions_per_game"] > 0
