@@ -81,6 +81,8 @@ def test_a_file_of_the_wrong_shape_gives_a_clear_error(
 def test_a_match_with_a_bad_file_fails_before_it_starts(tmp_path: Path) -> None:
     path = _write(tmp_path, b"\xff\xfe garbage")
     with pytest.raises(BadCardFile, match="not UTF-8"):
+        GAME.ruleset(None, {"cards": path})  # refused with the options
+    with pytest.raises(BadCardFile, match="not UTF-8"):
         GAME.new(2, seed=0, options={"cards": path})
 
 
