@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 from pathlib import Path
 from typing import Annotated
@@ -83,7 +84,7 @@ def play(
     seats: Annotated[
         str, typer.Option(help="comma-separated: human, an agent spec or module:Agent")
     ] = "",
-    seed: Annotated[int | None, typer.Option(help="random seed (default: time)")] = None,
+    seed: Annotated[int | None, typer.Option(help="random seed (default: a random one)")] = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards: CardsOpt = None,
@@ -104,7 +105,8 @@ def play(
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
         fail(f"--record {record}: give a file in an existing directory")
     if seed is None:
-        seed = int(time.time()) % 1_000_000
+        # Not the clock: a seed that can be guessed reveals every hidden card.
+        seed = secrets.randbelow(1_000_000_000)
     with cli_errors():
         match = Match.start(game, len(specs), seed=seed, variant=variant, options=opts, seats=specs)
     bots = _make_bots(game, specs, seed)

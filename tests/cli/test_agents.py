@@ -80,3 +80,11 @@ def test_the_cli_names_a_module_that_does_not_import() -> None:
     res = runner.invoke(app, ["simulate", "toy", "--seats", "random,nomod_xyz:Bot"])
     assert res.exit_code == 2
     assert "cannot import module 'nomod_xyz'" in res.stderr
+
+
+def test_an_agents_options_may_hold_commas_inside_a_seat_list() -> None:
+    res = runner.invoke(
+        app, ["simulate", "toy", "-n", "2", "--seats", "ismcts:iterations=2,c=0.5,random", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    assert set(json.loads(res.stdout)["agents"]) == {"ismcts:iterations=2,c=0.5", "random"}

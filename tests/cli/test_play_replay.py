@@ -81,3 +81,13 @@ def test_replay_refuses_a_seat_that_is_not_at_the_table(tmp_path: Path) -> None:
     res = runner.invoke(app, ["replay", str(rec), "--seat", "7"])
     assert res.exit_code == 2
     assert "seat 7" in res.stderr and "0 to 2" in res.stderr
+
+
+def test_without_a_seed_play_picks_one_that_cannot_be_guessed_from_the_clock() -> None:
+    """A clock seed lets a hot-seat player replay the deal by trying the last few seconds."""
+    seeds = set()
+    for _ in range(3):
+        res = runner.invoke(app, ["play", "toy", "--seats", "random,random", "--json"])
+        assert res.exit_code == 0, res.output
+        seeds.add(json.loads(res.stdout)["seed"])
+    assert len(seeds) == 3  # three games in the same second got three seeds
