@@ -1,0 +1,494 @@
+"""The designer's lab on the command line: ``report``, ``compare``, ``sweep``,
+``arena``, ``validate``, plus :func:`write_run` for ``simulate --out`` and
+:func:`export_cards` for ``cards --export``.
+
+The lab's libraries (pyarrow, DuckDB, matplotlib, OpenSkill) come with the
+``lab`` extra; each command imports them when it runs, so the rest of the
+CLI starts without them and a missing extra is one clear line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from .common import (
+    GameArg,
+    JsonOpt,
+    VariantOpt,
+    allow_local_imports,
+    cli_errors,
+    emit_json,
+    err,
+    esc,
+    fail,
+    options_of,
+    out,
+    split_seats,
+)
+
+T = TypeVar("T")
+
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="local (a process pool) or ray (a Ray cluster)")
+]
+AddressOpt = Annotated[
+    str | None, typer.Option("--address", help="Ray cluster address (ray backend; default: local)")
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", help="processes (default: every core; results do not depend on it)"),
+]
+OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="write the HTML page here")]
+MAX_WORKERS = 256
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:.1f} games/s" if speed else "– games/s", style="cyan")
+
+
+@contextmanager
+def _lab_errors() -> Iterator[None]:
+    """Engine errors and a missing ``lab`` extra become one line on stderr."""
+    try:
+        with cli_errors():
+            yield
+    except ImportError as exc:
+        fail(f"the lab needs its extra ({exc.name} is missing): pip install 'bestiary[lab]'")
+
+
+def _progress(total: int, label: str, show: bool) -> Any:
+    if not show:
+        return None
+    return Progress(
+        TextColumn(esc(label)),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _Rate(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+
+
+def _with_bar(total: int, label: str, as_json: bool, work: Callable[[Any], T]) -> T:
+    bar = _progress(total, label, not as_json and err.is_terminal)
+    if bar is None:
+        return work(None)
+    with bar:
+        task = bar.add_task(label, total=total)
+        return work(lambda k: bar.advance(task, k))
+
+
+def _workers(workers: int | None) -> int:
+    from ..lab.runs import default_workers
+
+    n = default_workers() if workers is None else workers
+    if not 1 <= n <= MAX_WORKERS:
+        fail(f"--workers must be between 1 and {MAX_WORKERS}")
+    return n
+
+
+def _write_page(path: Path, page: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+    err.print(f"wrote {esc(path)}", highlight=False, soft_wrap=True)
+
+
+# --------------------------------------------------------------------------- simulate --out
+def write_run(
+    game_id: str,
+    specs: list[str],
+    games: int,
+    out_path: Path,
+    *,
+    seed: int = 0,
+    variant: str | None = None,
+    options: dict[str, Any] | None = None,
+    rotate: bool = False,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    as_json: bool = False,
+) -> None:
+    """``bestiary simulate GAME ... --out FILE``: play into a run file (resume/extend)."""
+    with _lab_errors():
+        from ..lab.runs import RunConfig, run_to_parquet
+
+        n = _workers(workers)
+        cfg = RunConfig(game_id, tuple(specs), seed, variant or "", dict(options or {}), rotate)
+        res = _with_bar(
+            games,
+            f"simulating {game_id}",
+            as_json,
+            lambda progress: run_to_parquet(
+                cfg,
+                out_path,
+                games,
+                workers=n,
+                backend=backend,
+                address=address,
+                progress=progress,
+            ),
+        )
+    if as_json:
+        emit_json(res.to_json())
+    else:
+        out.print(
+            f"{esc(res.path)}: {res.total} games ({res.played} played now in {res.seconds:.1f}s, "
+            f"{res.games_per_second:.1f} games/s)"
+            + (f"; [red]{res.failed} failed[/] (rows with an error)" if res.failed else ""),
+            highlight=False,
+            soft_wrap=True,
+        )
+    if res.interrupted:
+        err.print(
+            "[yellow]interrupted:[/] run the same command again to resume",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(130)
+
+
+def run(
+    game_id: GameArg,
+    out_path: Annotated[Path, typer.Option("--out", help="run file (Parquet) to write or extend")],
+    games_: Annotated[int, typer.Option("--games", "-n", help="games the file should hold")] = 100,
+    seats: Annotated[str, typer.Option(help="comma-separated agent specs")] = "",
+    seed: Annotated[int, typer.Option(help="seed of game 0")] = 0,
+    variant: VariantOpt = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="rule option name=value")
+    ] = None,
+    cards: Annotated[Path | None, typer.Option("--cards", help="a card file of your own")] = None,
+    rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play games into a run file (one row per game); the same command resumes it,
+    a larger --games extends it with fresh seeds."""
+    from ..engine.registry import get_game
+
+    with _lab_errors():
+        game = get_game(game_id)
+    opts = options_of(option, cards)
+    allow_local_imports()
+    specs = split_seats(seats) or ["random"] * game.default_players
+    write_run(
+        game_id,
+        specs,
+        games_,
+        out_path,
+        seed=seed,
+        variant=variant,
+        options=opts,
+        rotate=rotate,
+        workers=workers,
+        backend=backend,
+        address=address,
+        as_json=as_json,
+    )
+
+
+# --------------------------------------------------------------------------- report
+def report(
+    run_file: Annotated[Path, typer.Argument(help="a run file from simulate --out")],
+    output: OutputOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One self-contained HTML page (plots embedded) for a run, or its summary as JSON."""
+    with _lab_errors():
+        from ..lab.report import report_html, summary
+        from ..lab.runs import read_run
+
+        table = read_run(run_file)
+        if as_json:
+            emit_json(summary(table))
+        if output is None and not as_json:
+            output = run_file.with_suffix(".html")
+        if output is not None:
+            _write_page(output, report_html(table, f"Bestiary lab: {run_file.name}"))
+    if not as_json:
+        _print_summary(table)
+
+
+def _print_summary(table: Any) -> None:
+    from ..lab.metrics import all_metrics
+    from ..lab.report import fmt
+
+    t = Table(title="Summary (95% intervals)")
+    t.add_column("metric")
+    t.add_column("value [interval]", justify="right")
+    t.add_column("n", justify="right")
+    for m in all_metrics(table).values():
+        if m.section in ("seats", "agents", "outcome", "length"):
+            t.add_row(esc(m.label), fmt(m), f"{m.count:g}")
+    out.print(t)
+
+
+# --------------------------------------------------------------------------- compare
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="the run before the change")],
+    run_b: Annotated[Path, typer.Argument(help="the run after the change")],
+    output: OutputOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Every metric of two runs side by side: difference, interval, test; biggest movers first."""
+    with _lab_errors():
+        from ..lab.compare import compare_html, compare_json
+        from ..lab.runs import read_run
+
+        a, b = read_run(run_a), read_run(run_b)
+        data = compare_json(a, b)
+        if output is not None:
+            _write_page(output, compare_html(a, b, run_a.name, run_b.name))
+    if as_json:
+        emit_json(data)
+        return
+    for w in data["warnings"]:
+        err.print(f"[yellow]warning:[/] {esc(w)}", highlight=False, soft_wrap=True)
+    t = Table(title=f"{esc(run_b.name)} minus {esc(run_a.name)}, biggest movers first")
+    for col in ("metric", "A", "B", "difference [95%]", "p", ""):
+        t.add_column(col, justify="left" if col == "metric" else "right")
+    for m in data["metrics"][:25]:
+        prop = m["kind"] == "proportion"
+        f = (lambda v: f"{v:.1%}") if prop else (lambda v: f"{v:.3g}")
+        mark = (
+            "[bold red]significant[/]"
+            if m["significant"]
+            else ("[yellow]too few games[/]" if m["too_few_games"] else "")
+        )
+        t.add_row(
+            esc(m["label"]),
+            f(m["a"]),
+            f(m["b"]),
+            f"{f(m['diff'])} [{f(m['low'])}, {f(m['high'])}]".replace("[", r"\["),
+            f"{m['p_value']:.3g}",
+            mark,
+        )
+    out.print(t)
+
+
+# --------------------------------------------------------------------------- sweep
+def sweep(
+    game_id: GameArg,
+    option: Annotated[
+        str | None, typer.Option("--option", "-o", help="the option to sweep: name=v1,v2,v3")
+    ] = None,
+    cards: Annotated[
+        str | None, typer.Option("--cards", help="card files to sweep instead: a.toml,b.toml")
+    ] = None,
+    fixed: Annotated[
+        list[str] | None, typer.Option("--set", help="another option held fixed: name=value")
+    ] = None,
+    seats: Annotated[str, typer.Option(help="comma-separated agent specs")] = "",
+    games_: Annotated[int, typer.Option("--games", "-n", help="games per value")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of game 0 (the same for every value)")] = 0,
+    variant: VariantOpt = None,
+    rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="folder for the run files")] = Path(
+        "runs/sweep"
+    ),
+    output: OutputOpt = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One run per value of an option (or per card file) and a page plotting each metric
+    against the value."""
+    from ..engine.registry import get_game
+
+    if (option is None) == (cards is None):
+        fail("give what to sweep: -o name=v1,v2,v3 or --cards a.toml,b.toml (one of them)")
+    with _lab_errors():
+        from ..lab.sweep import load_sweep, parse_sweep, run_sweep, sweep_html, sweep_json
+
+        game = get_game(game_id)
+        if option is not None:
+            name, values = parse_sweep(option)
+        else:
+            name, values = parse_sweep("cards=" + (cards or ""))
+            for v in values:
+                if not Path(v).is_file():
+                    fail(f"card file {v} does not exist (or is not a file)")
+        opts = options_of(fixed, None)
+        specs = split_seats(seats) or ["random"] * game.default_players
+        n = _workers(workers)
+        files = _with_bar(
+            games_ * len(values),
+            f"sweeping {name}",
+            as_json,
+            lambda progress: run_sweep(
+                game_id,
+                specs,
+                name,
+                values,
+                games_,
+                out_dir,
+                seed=seed,
+                variant=variant or "",
+                options=opts,
+                rotate=rotate,
+                workers=n,
+                backend=backend,
+                address=address,
+                progress=progress,
+            ),
+        )
+        runs = load_sweep(files)
+        page = sweep_html(name, runs, f"Bestiary lab: {game_id}, {name} swept")
+    _write_page(output or out_dir / "sweep.html", page)
+    if as_json:
+        emit_json(sweep_json(name, runs) | {"files": [str(p) for _, p in files]})
+
+
+# --------------------------------------------------------------------------- arena
+def arena(
+    game_id: GameArg,
+    agents: Annotated[str, typer.Option("--agents", help="agent specs: a,b,c (two or more)")],
+    games_: Annotated[int, typer.Option("--games", "-n", help="games per match-up")] = 100,
+    players: Annotated[
+        int | None, typer.Option(help="seats per game (default: the fewest the game allows)")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    variant: VariantOpt = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="rule option name=value")
+    ] = None,
+    out_path: Annotated[Path | None, typer.Option("--out", help="also keep the games")] = None,
+    output: OutputOpt = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "local",
+    address: AddressOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Round robin between agents with seats rotated: OpenSkill ratings with uncertainty."""
+    from math import comb
+
+    specs = split_seats(agents)
+    allow_local_imports()
+    with _lab_errors():
+        import pyarrow.parquet as pq
+
+        from ..engine.registry import get_game
+        from ..lab.arena import arena_html, arena_json, run_arena
+
+        game = get_game(game_id)
+        opts = options_of(option, None)
+        n = _workers(workers)
+        size = players or min(p for p in game.allowed_players() if p >= 2)
+        total = games_ * comb(len(specs), size) if len(specs) >= size else games_
+        table = _with_bar(
+            total,
+            f"arena {game_id}",
+            as_json,
+            lambda progress: run_arena(
+                game_id,
+                specs,
+                games_,
+                players=players,
+                seed=seed,
+                variant=variant or "",
+                options=opts,
+                workers=n,
+                backend=backend,
+                address=address,
+                progress=progress,
+            ),
+        )
+        data = arena_json(table)
+        if out_path is not None:
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(table, out_path)
+        if output is not None:
+            _write_page(output, arena_html(table, f"Bestiary lab: {game_id} arena"))
+    if as_json:
+        emit_json(data)
+        return
+    t = Table(title=f"{esc(game.title)}: arena, {data['games']} games")
+    for col in ("agent", "skill μ ± 2σ", "ordinal", "seat-games", "win share [95%]"):
+        t.add_column(col, justify="left" if col == "agent" else "right")
+    for r in data["ratings"]:
+        t.add_row(
+            esc(r["agent"]),
+            f"{r['mu']:.1f} ± {2 * r['sigma']:.1f}",
+            f"{r['ordinal']:.1f}",
+            str(r["games"]),
+            rf"{r['win_share']:.1%} \[{r['win_low']:.1%}, {r['win_high']:.1%}]",
+        )
+    out.print(t)
+
+
+# --------------------------------------------------------------------------- cards
+FileFieldOpt = Annotated[
+    str, typer.Option("--file", help="which of the game's files (cards, treasures, ...)")
+]
+
+
+def validate(
+    game_id: GameArg,
+    card_file: Annotated[Path, typer.Argument(help="the card file to check")],
+    field: FileFieldOpt = "cards",
+    variant: VariantOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List every problem of a card file at once (exit 1 if there is any)."""
+    with _lab_errors():
+        from ..lab.cards import validate as check
+
+        problems = check(game_id, card_file, field, variant)
+    if as_json:
+        emit_json({"file": str(card_file), "problems": problems, "ok": not problems})
+    elif not problems:
+        out.print(f"{esc(card_file)}: no problems", highlight=False, soft_wrap=True)
+    else:
+        for p in problems:
+            out.print(f"[red]•[/] {esc(p)}", highlight=False, soft_wrap=True)
+        out.print(f"{len(problems)} problem(s)", highlight=False, soft_wrap=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+def export_cards(game_id: str, dest: Path, field: str = "cards", force: bool = False) -> None:
+    """``bestiary cards GAME --export FILE``: the shipped set, in the format to edit."""
+    with _lab_errors():
+        from ..lab.cards import export
+
+        path = export(game_id, dest, field, force)
+    err.print(
+        f"wrote {esc(path)} (edit it, then: bestiary validate {esc(game_id)} {esc(path)})",
+        highlight=False,
+    )
+
+
+def cards_export(
+    game_id: GameArg,
+    dest: Annotated[Path, typer.Argument(help="where to write the editable card file")],
+    field: FileFieldOpt = "cards",
+    force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")] = False,
+) -> None:
+    """Write the game's shipped card file, in the format to edit."""
+    export_cards(game_id, dest, field, force)

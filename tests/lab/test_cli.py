@@ -1,0 +1,84 @@
+"""The lab's commands, registered on a Typer app of their own (as the CLI will)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from bestiary.cli import lab
+
+app = typer.Typer()
+for fn in (lab.run, lab.report, lab.compare, lab.sweep, lab.arena, lab.validate, lab.cards_export):
+    app.command()(fn)
+runner = CliRunner()
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    """Exit code and stdout (JSON goes there), or stderr when the command failed."""
+    res = runner.invoke(app, list(args))
+    return res.exit_code, res.stdout if res.exit_code in (0, 1) else res.stderr
+
+
+def test_designer_loop_change_a_card_run_report_compare(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.toml"
+    code, text = invoke("cards-export", "meat", str(mine))
+    assert code == 0 and mine.is_file()
+    mine.write_text(mine.read_text().replace("attack = 1\n", "attack = 3\n", 1))
+    code, text = invoke("validate", "meat", str(mine))
+    assert code == 0 and "no problems" in text
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    common = ["--games", "6", "--seats", "random,random", "--workers", "1"]
+    code, text = invoke("run", "meat", "--out", str(a), *common, "--json")
+    assert code == 0, text
+    assert json.loads(text)["total"] == 6
+    code, text = invoke("run", "meat", "--out", str(b), "--cards", str(mine), *common, "--json")
+    assert code == 0, text
+    code, text = invoke("report", str(a), "-o", str(tmp_path / "a.html"))
+    assert code == 0, text
+    assert "<section id='seats'>" in (tmp_path / "a.html").read_text()
+    code, text = invoke("compare", str(a), str(b), "-o", str(tmp_path / "d.html"), "--json")
+    assert code == 0, text
+    data = json.loads(text)
+    assert [c["what"] for c in data["changes"]] == ["card files", "options"]
+    assert data["warnings"]  # six games cannot tell
+    assert "<section id='movers'>" in (tmp_path / "d.html").read_text()
+
+
+def test_report_json_is_a_plain_summary(tmp_path: Path) -> None:
+    run = tmp_path / "r.parquet"
+    assert invoke("run", "meat", "--out", str(run), "-n", "4", "--workers", "1", "--json")[0] == 0
+    code, text = invoke("report", str(run), "--json")
+    assert code == 0
+    assert json.loads(text)["metrics"]["seat0_win"]["n"] == 4
+
+
+def test_validate_lists_problems_and_exits_1(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    invoke("cards-export", "meat", str(bad))
+    bad.write_text(bad.read_text().replace('rarity = "common"', 'rarity = "[red]x"', 2))
+    code, text = invoke("validate", "meat", str(bad), "--json")
+    assert code == 1
+    assert len(json.loads(text)["problems"]) == 2
+
+
+def test_bad_input_is_one_line(tmp_path: Path) -> None:
+    code, text = invoke("report", str(tmp_path / "missing.parquet"))
+    assert code == 2 and "not a run file" in text and "Traceback" not in text
+    code, text = invoke("run", "meat", "--out", str(tmp_path / "x.parquet"), "--backend", "spark")
+    assert code == 2 and "allowed: local, ray" in text
+    code, text = invoke("sweep", "meat")
+    assert code == 2 and "-o name=v1,v2,v3" in text
+    code, text = invoke("arena", "meat", "--agents", "random")
+    assert code == 2 and "at least 2 agents" in text
+
+
+def test_arena_json_ranks_agents(tmp_path: Path) -> None:
+    code, text = invoke(
+        "arena", "meat", "--agents", "random,heuristic", "-n", "4", "--workers", "1", "--json"
+    )
+    assert code == 0, text
+    ratings = json.loads(text)["ratings"]
+    assert [r["agent"] for r in ratings] == ["heuristic", "random"]
