@@ -22,6 +22,9 @@ What makes it stronger than the textbook version, all game-independent:
   tried first and counts as ``prior`` extra visits, so a short search keeps
   the heuristic move unless the samples show something better. The search
   is then a policy-improvement step over the heuristic, never much worse.
+- **Cheaper playouts** (``playout=samples=1;lookahead=0``): options for the
+  heuristic inside playouts (not for the guide), each passed only to a bot
+  that takes it, so one spec serves every game.
 - **Progressive widening** (``widen=2``): a node with ``n`` visits considers
   at most ``ceil(widen * sqrt(n + 1))`` of its moves (the guide's first), so
   a large action set does not spread a small budget over every move.
@@ -42,7 +45,7 @@ from typing import Any
 from ..engine.protocol import Action, Result, State
 from ..engine.rng import Rng
 from .base import AgentContext
-from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory
+from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory, parse_options
 
 ROLLOUTS = ("auto", "heuristic", "random")
 
@@ -89,6 +92,7 @@ class ISMCTSAgent:
         widen: float | str = 2.0,
         epsilon: float | str = 0.0,
         simultaneous: str = "serial",
+        playout: str = "",
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -101,6 +105,7 @@ class ISMCTSAgent:
         self.prior = float(prior)
         self.widen = float(widen)
         self.epsilon = float(epsilon)
+        self.playout = parse_options(str(playout))
         self.simultaneous = str(simultaneous).strip().casefold()
         if self.simultaneous not in ("serial", "decoupled"):
             raise ValueError("simultaneous must be serial or decoupled")
@@ -154,7 +159,7 @@ class ISMCTSAgent:
             if factory is None:
                 policy = RandomRollout(self.rng)
             else:
-                policy = BotRollout(factory, sample.players, self.rng, self.epsilon)
+                policy = BotRollout(factory, sample.players, self.rng, self.epsilon, self.playout)
             self._policies[key] = policy
         return policy
 

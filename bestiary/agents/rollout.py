@@ -9,6 +9,7 @@ never the real one. Games without a heuristic are played out at random.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Protocol
 
 from ..engine.protocol import Action, State
@@ -32,12 +33,23 @@ class RandomRollout:
 
 class BotRollout:
     """The game's own bot (e.g. ``heuristic``) for every seat, with an
-    ``epsilon`` chance of a random move so playouts do not all agree."""
+    ``epsilon`` chance of a random move so playouts do not all agree.
+    ``options`` are passed to the bot where it takes them (e.g. a cheaper
+    ``samples=1`` or ``lookahead=0``); options it does not take are dropped,
+    so one search spec serves every game."""
 
-    def __init__(self, factory: Any, players: int, rng: Rng, epsilon: float = 0.0) -> None:
+    def __init__(
+        self,
+        factory: Any,
+        players: int,
+        rng: Rng,
+        epsilon: float = 0.0,
+        options: dict[str, str] | None = None,
+    ) -> None:
         self.rng = rng
         self.epsilon = epsilon
-        self.bots = [factory(seed=rng.randrange(1 << 30)) for _ in range(players)]
+        kwargs = accepted_options(factory, options or {})
+        self.bots = [factory(seed=rng.randrange(1 << 30), **kwargs) for _ in range(players)]
 
     def choose(self, state: State, seat: int) -> Action:
         legal = state.legal(seat)
@@ -46,6 +58,29 @@ class BotRollout:
         if self.epsilon and self.rng.random() < self.epsilon:
             return self.rng.choice(legal)
         return self.bots[seat].act(AgentContext(state, seat, self.rng))
+
+
+def accepted_options(factory: Any, options: dict[str, str]) -> dict[str, str]:
+    """The ``options`` that ``factory`` has a parameter for."""
+    try:
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return {}
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return dict(options)
+    return {k: v for k, v in options.items() if k in params and k != "seed"}
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``"samples=1;lookahead=0"`` -> ``{"samples": "1", "lookahead": "0"}`` (``;``
+    separates them because ``,`` already separates the search's own options)."""
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        if "=" not in part:
+            raise ValueError(f"playout option {part!r} must be written name=value")
+        k, v = part.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
 
 
 def bot_factory(state: State, name: str) -> Any | None:

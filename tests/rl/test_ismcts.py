@@ -122,3 +122,19 @@ def test_the_root_is_the_searching_seats_decision_in_a_simultaneous_step(mode: s
 def test_bad_search_options_are_refused_with_the_spec_named(spec: str) -> None:
     with pytest.raises(BadAgentSpec, match="ismcts"):
         make_agent(get_game("taxonomy"), spec)
+
+
+def test_playout_options_reach_only_the_bots_that_take_them() -> None:
+    """``playout=samples=1;lookahead=0``: Teratozoic's heuristic takes ``samples``,
+    M.E.A.T.'s takes ``lookahead``; each gets its own and ignores the other."""
+    from bestiary.agents.rollout import BotRollout
+
+    for game_id, attr, want in (("teratozoic", "samples", 1), ("meat", "lookahead", False)):
+        game = get_game(game_id)
+        bot = make_agent(game, "ismcts:iterations=1,playout=samples=1;lookahead=0")
+        assert isinstance(bot, ISMCTSAgent)
+        policy = bot._policy(game.new(2, seed=0))
+        assert isinstance(policy, BotRollout)
+        assert all(getattr(b, attr) == want for b in policy.bots)
+    with pytest.raises(BadAgentSpec, match="name=value"):
+        make_agent(get_game("meat"), "ismcts:playout=fast")
