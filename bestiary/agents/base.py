@@ -13,6 +13,7 @@ the caller allows imports (see :func:`make_agent`).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Container, Mapping, Sequence
 from importlib.metadata import EntryPoint, entry_points
@@ -103,7 +104,10 @@ def _generic_agents() -> Mapping[str, AgentFactory]:
     return {"random": RandomAgent, "ismcts": ISMCTSAgent}
 
 
+@functools.cache
 def _agent_entry_points() -> dict[str, EntryPoint]:
+    # Read once per process: scanning the installed metadata takes milliseconds,
+    # and a simulation builds agents for every game.
     return {ep.name: ep for ep in entry_points(group=AGENT_GROUP)}
 
 
@@ -158,17 +162,17 @@ def make_agent(game: Game, spec: str, seed: int = 0, *, allow_import: bool = Fal
     Importing runs the module's code, so only a local user may ask for it: the
     command line sets it, the web server never does.
     """
-    name, kwargs = parse_spec(spec, known=available_agents(game))
+    agents = available_agents(game)
+    name, kwargs = parse_spec(spec, known=agents)
     factory: AgentFactory
     if is_import_path(name):
         if not allow_import:
             raise BadAgentSpec(
                 f"agent {spec!r} names a module to import, which is not allowed here; "
-                "use an installed agent: " + ", ".join(sorted(available_agents(game)))
+                "use an installed agent: " + ", ".join(sorted(agents))
             )
         factory = _import_agent(name)
     else:
-        agents = available_agents(game)
         if name not in agents:
             raise BadAgentSpec(
                 f"unknown agent {name!r} for {game.id}; agents: {', '.join(sorted(agents))} "

@@ -88,3 +88,22 @@ def test_an_agents_options_may_hold_commas_inside_a_seat_list() -> None:
     )
     assert res.exit_code == 0, res.output
     assert set(json.loads(res.stdout)["agents"]) == {"ismcts:iterations=2,c=0.5", "random"}
+
+
+def test_installed_agents_are_looked_up_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scanning the installed metadata takes milliseconds; a simulation builds agents
+    for every seat of every game, so the scan must not be repeated."""
+    calls = []
+
+    def counting(group: str) -> list[EntryPoint]:
+        calls.append(group)
+        return []
+
+    monkeypatch.setattr(base, "entry_points", counting)
+    base._agent_entry_points.cache_clear()
+    try:
+        for seed in range(20):
+            make_agent(GAME, "random", seed)
+    finally:
+        base._agent_entry_points.cache_clear()
+    assert calls == ["bestiary.agents"]
