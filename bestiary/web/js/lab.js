@@ -1,0 +1,131 @@
+// The Lab page: start runs in the background, watch their progress, open a
+// report, download the run file, compare two finished runs.
+import { getJSON, h, postJSON } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let polling = null;
+
+function currentGame() {
+  return games.find((g) => g.id === $("game").value);
+}
+
+function fillGame() {
+  const g = currentGame();
+  if (!g) return;
+  $("variant").replaceChildren(...g.variants.map((v) => h("option", { value: v }, v)));
+  const bot = g.agents.includes("heuristic") ? "heuristic" : g.agents[0];
+  $("seats").value = Array(g.default_players).fill(bot).join(",");
+}
+
+function parseOptions(text) {
+  const out = {};
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    const at = line.indexOf("=");
+    if (at < 1) throw new Error(`option "${line}" must be written name=value`);
+    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+async function start(ev) {
+  ev.preventDefault();
+  $("run-error").textContent = "";
+  try {
+    const body = {
+      game: $("game").value,
+      variant: $("variant").value,
+      seats: $("seats").value.split(",").map((s) => s.trim()).filter(Boolean),
+      options: parseOptions($("options").value),
+      cards: $("cards").value,
+      games: Number($("games").value),
+      seed: Number($("seed").value),
+    };
+    await postJSON("/api/lab/runs", body);
+    await refresh();
+  } catch (e) {
+    $("run-error").textContent = e.message;
+  }
+}
+
+function choice(name, run) {
+  return h("input", {
+    type: "radio", name, value: run.id, disabled: run.status !== "done",
+    "aria-label": `${name} ${run.id}`, onchange: compareReady,
+  });
+}
+
+function runRow(run) {
+  const done = run.status === "done";
+  const status = run.status === "failed" ? `failed: ${run.error}` : run.status;
+  return h(
+    "tr", { "data-run": run.id, "data-status": run.status },
+    h("td", {}, choice("a", run)),
+    h("td", {}, choice("b", run)),
+    h("td", {}, run.id),
+    h("td", {}, `${run.game} · ${run.seats.join(", ")}`),
+    h("td", {}, run.cards || "shipped"),
+    h("td", {}, h("progress", { max: run.games, value: run.done }), ` ${run.done}/${run.games} ${status}`),
+    h("td", {}, run.games_per_second ?? ""),
+    h("td", {},
+      done ? h("button", { type: "button", class: "small report", onclick: () => show(`/api/lab/runs/${run.id}/report`) }, "report") : "",
+      " ",
+      done ? h("a", { href: `/api/lab/runs/${run.id}/download`, download: `${run.id}.parquet` }, "download") : ""),
+  );
+}
+
+function compareReady() {
+  const a = document.querySelector("input[name=a]:checked");
+  const b = document.querySelector("input[name=b]:checked");
+  $("compare").disabled = !(a && b && a.value !== b.value);
+}
+
+function show(url) {
+  const frame = $("report-frame");
+  frame.hidden = false;
+  frame.src = url;
+}
+
+async function refresh() {
+  const picked = {
+    a: document.querySelector("input[name=a]:checked")?.value,
+    b: document.querySelector("input[name=b]:checked")?.value,
+  };
+  const { runs } = await getJSON("/api/lab/runs");
+  $("runs").replaceChildren(...runs.map(runRow));
+  for (const [name, id] of Object.entries(picked)) {
+    const el = id && document.querySelector(`input[name=${name}][value="${id}"]`);
+    if (el && !el.disabled) el.checked = true;
+  }
+  compareReady();
+  const busy = runs.some((r) => r.status === "queued" || r.status === "running");
+  if (busy && !polling) polling = setInterval(refresh, 1000);
+  if (!busy && polling) {
+    clearInterval(polling);
+    polling = null;
+  }
+}
+
+function compare() {
+  const a = document.querySelector("input[name=a]:checked").value;
+  const b = document.querySelector("input[name=b]:checked").value;
+  show(`/api/lab/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+}
+
+async function init() {
+  ({ games } = await getJSON("/api/lab/games"));
+  $("game").replaceChildren(...games.map((g) => h("option", { value: g.id }, g.title)));
+  const { files } = await getJSON("/api/lab/cards");
+  $("cards").replaceChildren(h("option", { value: "" }, "shipped cards"), ...files.map((f) => h("option", { value: f }, f)));
+  fillGame();
+  $("game").addEventListener("change", fillGame);
+  $("run-form").addEventListener("submit", start);
+  $("refresh").addEventListener("click", refresh);
+  $("compare").addEventListener("click", compare);
+  await refresh();
+  document.body.dataset.ready = "1";
+}
+
+init().catch((e) => {
+  $("run-error").textContent = e.message;
+});

@@ -1,0 +1,74 @@
+"""The Lab API: runs in the background, card files only from the lab folder."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from bestiary.server.lab import lab_router
+
+
+def lab_app(folder: Path, **kw: Any) -> FastAPI:
+    engine = sa.create_engine(f"sqlite:///{folder / 'lab.sqlite3'}")
+    app = FastAPI()
+    app.include_router(lab_router(engine, folder, **kw))
+    return app
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    cards = tmp_path / "lab" / "cards"
+    cards.mkdir(parents=True)
+    shipped = Path(__file__).resolve().parents[2] / "bestiary/games/meat/data/cards.toml"
+    (cards / "mine.toml").write_bytes(shipped.read_bytes())
+    (tmp_path / "secret.toml").write_text("x")
+    return TestClient(lab_app(tmp_path, max_games=50))
+
+
+def wait_done(client: TestClient, run_id: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        run = client.get(f"/api/lab/runs/{run_id}").json()
+        if run["status"] in ("done", "failed"):
+            return run  # type: ignore[no-any-return]
+        time.sleep(0.2)
+    raise AssertionError("the run did not finish")
+
+
+def test_a_run_plays_in_the_background_and_has_a_report(client: TestClient) -> None:
+    assert client.get("/api/lab/cards").json() == {"files": ["mine.toml"]}
+    body = {"game": "meat", "seats": ["random", "random"], "games": 4, "cards": "mine.toml"}
+    started = client.post("/api/lab/runs", json=body)
+    assert started.status_code == 200, started.text
+    run = wait_done(client, started.json()["id"])
+    assert run["status"] == "done" and run["done"] == 4 and run["cards"] == "mine.toml"
+    page = client.get(f"/api/lab/runs/{run['id']}/report")
+    assert page.status_code == 200 and "<section id='seats'>" in page.text
+    parquet = client.get(f"/api/lab/runs/{run['id']}/download")
+    assert parquet.content[:4] == b"PAR1"
+    other = wait_done(client, client.post("/api/lab/runs", json=body | {"cards": ""}).json()["id"])
+    diff = client.get(f"/api/lab/compare?a={other['id']}&b={run['id']}")
+    assert diff.status_code == 200 and "card files" in diff.text
+    assert [r["id"] for r in client.get("/api/lab/runs").json()["runs"]] == [other["id"], run["id"]]
+
+
+def test_paths_and_bad_requests_are_refused(client: TestClient) -> None:
+    base = {"game": "meat", "seats": ["random", "random"], "games": 2}
+    for cards in ("../secret.toml", "/etc/passwd", "secret.toml"):
+        r = client.post("/api/lab/runs", json=base | {"cards": cards})
+        assert r.status_code == 404, cards
+    r = client.post("/api/lab/runs", json=base | {"options": {"cards": "/etc/passwd"}})
+    assert r.status_code == 400 and "cannot be set remotely" in r.json()["detail"]
+    r = client.post("/api/lab/runs", json=base | {"seats": ["os:system", "random"]})
+    assert r.status_code == 400
+    r = client.post("/api/lab/runs", json=base | {"games": 51})
+    assert r.status_code == 422 and "between 1 and 50" in r.json()["detail"]
+    r = client.post("/api/lab/runs", json=base | {"game": "chess"})
+    assert r.status_code == 400
+    assert client.get("/api/lab/runs/zzz/report").status_code == 404
