@@ -94,12 +94,28 @@ class NatureTable:
         return None
 
 
+def read_text(path: str, what: str) -> str:
+    """A data file's text: UTF-8, with or without the byte-order mark that
+    spreadsheets write ("CSV UTF-8"); anything else is a one-line BadCardFile."""
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise BadCardFile(path, None, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # UnicodeDecodeError, or a NUL byte in the name
+        if isinstance(exc, UnicodeDecodeError):
+            raise BadCardFile(
+                path,
+                None,
+                f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+                f"save the {what} as UTF-8 (a spreadsheet's \"CSV UTF-8\")",
+            ) from None
+        raise BadCardFile(repr(path), None, "not a file name") from None
+
+
 @lru_cache(maxsize=4)
 def load_natures(path: str = str(NATURES_FILE)) -> NatureTable:
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read: {exc.strerror}") from None
+        data = tomllib.loads(read_text(path, "natures table"))
     except tomllib.TOMLDecodeError as exc:
         raise BadCardFile(path, None, f"not TOML: {exc}") from None
     words: dict[str, str] = {}
@@ -144,6 +160,38 @@ def _dispositions_words(text: str) -> list[str]:
     return [w.casefold() for w in out]
 
 
+RESERVED_KEYS = (ORPHANS, BEASTMAN_ORPHANS, CHEERFUL_KEY)
+
+
+def _check_group(
+    type_: str, family: str, path: str, lineno: int, groups: dict[str, tuple[str, int]]
+) -> None:
+    """A type (a Beastman's family) names a collecting key: it must not be one
+    of the keys the rules make (Orphans, Beastman orphans, Cheerful,
+    Beastman/<family>) nor differ from another only in case (keys are looked
+    up case-insensitively)."""
+    beastman = type_.casefold() == BEASTMAN
+    group = f"Beastman/{family}" if beastman else type_
+    folded = group.casefold()
+    if not beastman and (
+        folded in (k.casefold() for k in RESERVED_KEYS) or folded.startswith("beastman/")
+    ):
+        raise BadCardFile(
+            path,
+            lineno,
+            f"type {type_!r} is the name of a collecting key the rules make "
+            f"({', '.join(RESERVED_KEYS)}, Beastman/<family>); name the type otherwise",
+        )
+    first = groups.setdefault(folded, (group, lineno))
+    if first[0] != group:
+        what = "family" if beastman else "type"
+        raise BadCardFile(
+            path,
+            lineno,
+            f"{what} {group!r} is written {first[0]!r} on line {first[1]}; write it one way",
+        )
+
+
 def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
     """Parse a card file (CSV with a header; `#` lines are comments). Every
     problem raises BadCardFile naming the line."""
@@ -151,6 +199,7 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
     header: list[str] | None = None
     cards: list[Card] = []
     seen: dict[str, int] = {}
+    groups: dict[str, tuple[str, int]] = {}  # casefolded group -> (as first written, line)
     for lineno, raw in enumerate(lines, 1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
@@ -188,6 +237,7 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
         for col in REQUIRED_COLUMNS:
             if not row[col]:
                 raise BadCardFile(path, lineno, f"empty {col}")
+        _check_group(row["type"], row["family"], path, lineno, groups)
         name = row["name"]
         folded = name.casefold()
         if folded in seen:
@@ -319,20 +369,21 @@ class Deck:
 @lru_cache(maxsize=16)
 def _load(path: str, mtime: float, beastman_orphans: bool) -> Deck:
     table = load_natures()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadCardFile(path, None, "not UTF-8 text") from None
+    text = read_text(path, "card file")
     return Deck(parse_cards(text, path, table), table, beastman_orphans)
 
 
 def load_deck(path: str = "", beastman_orphans: bool = True) -> Deck:
     """The deck of a card file ("" = the shipped monsters.csv); cached."""
     p = path or str(DEFAULT_CARDS)
+    return _load(p, modified(p), beastman_orphans)
+
+
+def modified(path: str) -> float:
+    """The file's modification time (the cache key), or a one-line BadCardFile."""
     try:
-        mtime = Path(p).stat().st_mtime
+        return Path(path).stat().st_mtime
     except OSError as exc:
-        raise BadCardFile(p, None, f"cannot read: {exc.strerror}") from None
-    return _load(p, mtime, beastman_orphans)
+        raise BadCardFile(path, None, f"cannot read: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte in the name
+        raise BadCardFile(repr(path), None, "not a file name") from None

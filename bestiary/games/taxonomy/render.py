@@ -4,6 +4,10 @@ Everything drawn comes from the seat's view, so the terminal shows exactly
 what that seat may know: its hand grouped by collecting key with natures,
 every player's table sets, hand count, proud bans and set-aside cards, the
 discard pile's top, the stock, the log and the last round's scoring.
+
+Card names, types and families come from a designer's card file: they are
+data, never Rich markup. Plain strings given to a Table are markup, so they
+go through ``escape``; everything else is built as ``Text`` (never parsed).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -98,7 +103,7 @@ def _players(view: Mapping[str, Any]) -> Table:
             f"{scores[s]:g}" if s < len(scores) else "",
             str((view.get("hand_counts") or [0] * (s + 1))[s]),
             sets,
-            ", ".join((view.get("bans") or [[]] * (s + 1))[s]),
+            escape(", ".join((view.get("bans") or [[]] * (s + 1))[s])),
             _cards_line((view.get("set_aside") or [[]] * (s + 1))[s]),
         )
     return table
@@ -108,15 +113,18 @@ def _round_result(last: Mapping[str, Any]) -> RenderableType:
     if last.get("winner") is None:
         return Text(f"Round {last.get('round')}: no winner ({last.get('reason', '')})", style="dim")
     table = Table(
-        title=f"Round {last.get('round')}: seat {last['winner']} won with "
-        f"{last.get('pattern')} for {last.get('points')} points"
+        title=escape(
+            f"Round {last.get('round')}: seat {last['winner']} won with "
+            f"{last.get('pattern')} for {last.get('points')} points"
+        )
     )
     table.add_column("rule")
     table.add_column("points", justify="right")
     for row in last.get("breakdown") or []:
-        table.add_row(str(row["rule"]), str(row["points"]))
+        table.add_row(escape(str(row["rule"])), str(row["points"]))
     for s in last.get("sets") or []:
-        table.add_row(f"  set {s['key']}: " + ", ".join(s["cards"]), str(s["points"]))
+        line = f"  set {s['key']}: " + ", ".join(map(str, s["cards"]))
+        table.add_row(escape(line), str(s["points"]))
     return table
 
 
@@ -137,16 +145,23 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
     if view.get("hand") is not None:
         parts.append(_hand_by_key(view))
     if view.get("peek"):
-        parts.append(
-            Text(f"Honest monster shows you the top of the stock: {view['peek']}", style="cyan")
-        )
+        line = Text("Honest monster shows you the top of the stock: ", style="cyan")
+        line.append_text(_cards_line(view["peek"].get("cards") or []))
+        parts.append(line)
     for s, cards in (view.get("seen_hands") or {}).items():
-        parts.append(Text(f"Honest monster told you seat {s}'s hand: {cards}", style="cyan"))
+        line = Text(f"Honest monster told you seat {s}'s hand: ", style="cyan")
+        line.append_text(_cards_line(cards))
+        parts.append(line)
     if view.get("claim"):
         c = view["claim"]
         line = Text(f"Seat {c['discarder']} discarded ")
         line.append_text(card_text(c["card"]))
-        line.append(f": you may claim it for {', '.join(c['keys'])}")
+        if c.get("key"):
+            line.append(f": you claim it as {c['key']}; choose {c.get('to_keep', 0)} to keep")
+        elif c.get("keys"):
+            line.append(f": you may claim it for {', '.join(c['keys'])}")
+        else:
+            line.append(": you cannot claim it (pass)")
         parts.append(line)
     if view.get("duel"):
         d = view["duel"]

@@ -12,11 +12,10 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from ...engine.errors import BadCardFile
-from .cards import DATA
+from .cards import DATA, modified, read_text
 from .scoring import Band, ScoringTable
 
 DEFAULT_SCORING = DATA / "scoring.toml"
@@ -34,21 +33,12 @@ BAND_KEYS = ("up_to", "points")
 def load_scoring(path: str = "") -> ScoringTable:
     """The scoring table of a file ("" = the shipped data/scoring.toml); cached."""
     p = path or str(DEFAULT_SCORING)
-    try:
-        mtime = Path(p).stat().st_mtime
-    except OSError as exc:
-        raise BadCardFile(p, None, f"cannot read: {exc.strerror}") from None
-    return _load(p, mtime)
+    return _load(p, modified(p))
 
 
 @lru_cache(maxsize=8)
 def _load(path: str, mtime: float) -> ScoringTable:
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise BadCardFile(path, None, "not UTF-8 text; save the table as UTF-8") from None
+    text = read_text(path, "scoring table")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
