@@ -2,11 +2,15 @@
 
 A game's rules are a frozen dataclass subclassing :class:`Ruleset`; a
 variant is an instance of it; an option changes one field. Field metadata
-may carry ``help`` (one line for the CLI and web lobby) and ``choices``.
+may carry ``help`` (one line for the CLI and web lobby), ``choices`` and, for
+numbers, a range (``min``/``max``, both inclusive): every number a game reads
+from its options needs one, or a remote client could ask for a game that
+never ends (vitality 1e9).
 
     @dataclass(frozen=True)
     class TaxonomyRules(Ruleset):
         rounds: int = option(4, "rounds in a game", choices=(3, 4))
+        vitality: int = option(25, "vitality per side", min=1, max=200)
 """
 
 from __future__ import annotations
@@ -23,16 +27,28 @@ R = TypeVar("R", bound="Ruleset")
 
 
 def option(
-    default: Any, help: str = "", choices: tuple[Any, ...] | None = None, *, path: bool = False
+    default: Any,
+    help: str = "",
+    choices: tuple[Any, ...] | None = None,
+    *,
+    path: bool = False,
+    min: float | None = None,
+    max: float | None = None,
 ) -> Any:
     """A ruleset field with a help line (and optionally the allowed values).
 
     ``path=True`` marks a field that names a file on the machine (a designer's
     card file): the command line may set it, a remote client never may.
+    ``min``/``max`` bound a number (inclusive); ``with_options`` refuses values
+    outside, naming the range.
     """
     meta: dict[str, Any] = {"help": help, "path": path}
     if choices is not None:
         meta["choices"] = tuple(choices)
+    if min is not None:
+        meta["min"] = min
+    if max is not None:
+        meta["max"] = max
     if isinstance(default, (list, dict, set)):
         raise TypeError("ruleset options must be immutable; use a tuple")
     return dataclasses.field(default=default, metadata=meta)
@@ -60,6 +76,8 @@ class Ruleset:
                     "help": f.metadata.get("help", ""),
                     "choices": list(choices) if choices is not None else None,
                     "path": bool(f.metadata.get("path", False)),
+                    "min": f.metadata.get("min"),
+                    "max": f.metadata.get("max"),
                 }
             )
         return out
@@ -76,7 +94,7 @@ class Ruleset:
         for key in options or {}:
             if key.replace("-", "_") in paths:
                 raise BadOptions(
-                    f"option {key!r} names a file on the server and cannot be set remotely; "
+                    f"option {_echo(key)} names a file on the server and cannot be set remotely; "
                     "run `bestiary play` or `bestiary serve` locally with your own card files"
                 )
 
@@ -93,14 +111,15 @@ class Ruleset:
             name = key.replace("-", "_")
             if name not in fields:
                 allowed = ", ".join(sorted(fields)) or "none"
-                raise BadOptions(f"unknown option {key!r}; options: {allowed}")
+                raise BadOptions(f"unknown option {_echo(key)}; options: {allowed}")
             value = _coerce(name, hints[name], raw)
             choices = fields[name].metadata.get("choices")
             if choices is not None and value not in choices:
                 raise BadOptions(
-                    f"option {name}={raw!r} is not allowed; choices: "
+                    f"option {name}={_echo(raw)} is not allowed; choices: "
                     + ", ".join(map(str, choices))
                 )
+            _check_range(name, fields[name].metadata, value)
             changes[name] = value
         new = dataclasses.replace(self, **changes)
         new.validate()
@@ -113,12 +132,37 @@ class Ruleset:
         return dataclasses.asdict(self)
 
 
+def _echo(raw: Any) -> str:
+    """A client's value for an error message: its repr, cut to a short prefix
+    (a 1 MB option value must not come back in the error)."""
+    text = repr(raw)
+    return text if len(text) <= ECHO else text[: ECHO - 1] + "…"
+
+
+ECHO = 40
+
+
+def _check_range(name: str, meta: Mapping[str, Any], value: Any) -> None:
+    lo, hi = meta.get("min"), meta.get("max")
+    if (lo is None and hi is None) or isinstance(value, bool):
+        return
+    items = value if isinstance(value, tuple) else (value,)
+    for v in items:
+        if not isinstance(v, (int, float)):
+            continue
+        nan = v != v  # NaN compares false with everything: never in range
+        if nan or (lo is not None and v < lo) or (hi is not None and v > hi):
+            low = "-inf" if lo is None else f"{lo:g}"
+            high = "inf" if hi is None else f"{hi:g}"
+            raise BadOptions(f"option {name}={_echo(v)} is out of range; allowed: {low} to {high}")
+
+
 def parse_option_args(pairs: list[str] | None) -> dict[str, str]:
     """``["rounds=3", "claim-priority=nearest"]`` -> dict (from ``-o`` CLI flags)."""
     out: dict[str, str] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise BadOptions(f"option {pair!r} must be written name=value")
+            raise BadOptions(f"option {_echo(pair)} must be written name=value")
         k, v = pair.split("=", 1)
         out[k.strip()] = v.strip()
     return out
@@ -142,7 +186,7 @@ def _coerce(name: str, tp: Any, raw: Any) -> Any:
             if raw == a or str(raw) == str(a):
                 return a
         raise BadOptions(
-            f"option {name}={raw!r} is not allowed; choices: " + ", ".join(map(str, allowed))
+            f"option {name}={_echo(raw)} is not allowed; choices: " + ", ".join(map(str, allowed))
         )
     if origin in (typing.Union, types.UnionType):
         args = [a for a in get_args(tp) if a is not type(None)]
@@ -183,5 +227,5 @@ def _coerce(name: str, tp: Any, raw: Any) -> Any:
             item_tp = item_args[0] if item_args else str
             return tuple(_coerce(name, item_tp, x) for x in items)
     except (TypeError, ValueError):
-        raise BadOptions(f"option {name}={raw!r} must be of type {_type_name(tp)}") from None
+        raise BadOptions(f"option {name}={_echo(raw)} must be of type {_type_name(tp)}") from None
     return raw

@@ -23,7 +23,15 @@ def run(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     store = _safe(app.state.store.url)
     print(f"Bestiary: open http://{shown}:{port}/  (store: {store})", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_MESSAGE_BYTES * 4, log_level="info")
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=MAX_MESSAGE_BYTES * 4,
+        log_level="info",
+        # Open sockets must not keep the server up after SIGINT/SIGTERM.
+        timeout_graceful_shutdown=3,
+    )
 
 
 def _safe(url: str) -> str:

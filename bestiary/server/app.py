@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -23,34 +24,60 @@ from ..engine.errors import (
     NotYourTurn,
     UnknownGame,
 )
-from ..engine.record import MatchRecord, replay_steps
+from ..engine.record import MatchRecord
 from ..engine.registry import game_ids, get_game
-from .hub import Conflict, Hub, NotFound
-from .limits import BURST, MAX_MESSAGE_BYTES, MAX_STRIKES, RATE_PER_SECOND, RateLimiter
+from . import jobs
+from .bodylimit import BodyLimit
+from .config import Limits
+from .hub import Conflict, Hub, NotFound, Quota
+from .limits import (
+    BURST,
+    MAX_ACTION_CHARS,
+    MAX_MESSAGE_BYTES,
+    MAX_STRIKES,
+    RATE_PER_SECOND,
+    ClientBuckets,
+    Counter,
+    RateLimiter,
+)
 from .live import Connection, LiveTable
-from .messages import error, event_json
-from .store import Store, database_url
+from .messages import error
+from .store import Store, TableRow, database_url
+from .workers import Busy, TooSlow
 
 log = logging.getLogger("bestiary.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 HELLO_TIMEOUT = 20.0
 
-OptionValue = str | int | float | bool | None
+OptionValue = Annotated[str, Field(max_length=200)] | int | float | bool | None
+OptionName = Annotated[str, Field(max_length=64)]
+SHORT = 40  # the most of a client's input an error message repeats
 
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"] = "human"
-    agent: str | None = Field(None, max_length=200, description="agent spec for a bot")
+    agent: str | None = Field(
+        None,
+        max_length=80,
+        description="easy, normal, hard, random, the game's own bot (e.g. heuristic) "
+        "or ismcts:iterations=N (bounded)",
+    )
     name: str | None = Field(None, max_length=40)
 
 
 class CreateTable(BaseModel):
     game: str = Field(max_length=64)
     variant: str | None = Field(None, max_length=64)
-    options: dict[str, OptionValue] = Field(default_factory=dict, max_length=64)
+    options: dict[OptionName, OptionValue] = Field(default_factory=dict, max_length=64)
     seats: list[SeatSpec] = Field(min_length=1, max_length=12)
-    seed: int | None = Field(None, ge=0, lt=2**31)
+    seed: int | None = Field(
+        None,
+        ge=0,
+        lt=2**128,
+        description="only for a solo table (one person, the rest bots); "
+        "otherwise the server draws a 128-bit seed nobody knows",
+    )
 
 
 class JoinTable(BaseModel):
@@ -74,7 +101,23 @@ def _status(exc: BestiaryError) -> int:
         return 404
     if isinstance(exc, Conflict):
         return 409
+    if isinstance(exc, Quota):
+        return 429
+    if isinstance(exc, (Busy, TooSlow)):
+        return 503
+    if type(exc).__name__ == "WorkerFailed":
+        return 500
     return 400
+
+
+def _short(value: Any) -> str:
+    """A short prefix of a client's input, for an error message."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= SHORT else text[:SHORT] + "…"
+
+
+def _client(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
 
 
 def create_app(
@@ -83,11 +126,16 @@ def create_app(
     *,
     rate_per_second: float = RATE_PER_SECOND,
     burst: int = BURST,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The app on the store ``db`` names (see :func:`store.database_url`).
-    ``rate_per_second``/``burst`` limit the messages one websocket may send."""
+    ``rate_per_second``/``burst`` limit the messages one websocket may send;
+    ``limits`` everything else (default: :meth:`Limits.from_env`)."""
+    limits = limits or Limits.from_env()
     store = Store(database_url(db))
-    hub = Hub(store, bot_delay)
+    hub = Hub(store, bot_delay, limits)
+    sockets = Counter()
+    client_messages = ClientBuckets(limits.client_messages_per_second, limits.client_message_burst)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -100,10 +148,21 @@ def create_app(
     app = FastAPI(title="Bestiary", version="0.1.0", lifespan=lifespan)
     app.state.hub = hub
     app.state.store = store
+    app.state.limits = limits
+    app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
 
     @app.exception_handler(BestiaryError)
     async def bestiary_error(request: Request, exc: BestiaryError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=_status(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Pydantic's errors repeat the whole input: say what was wrong, not what was sent.
+        detail = [
+            {"loc": list(e.get("loc", ()))[:6], "msg": str(e.get("msg", ""))[:200]}
+            for e in exc.errors()[:10]
+        ]
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
@@ -134,52 +193,77 @@ def create_app(
 
     @app.post("/api/games/{game_id}/score", summary="A game's scoring tool (as `bestiary score`)")
     async def game_score(game_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Runs in a worker process within ``Limits.tool_seconds``: a search too
+        big for that is stopped with a 503, and other requests carry on."""
         game = get_game(game_id)
         variant = payload.get("variant")
         if variant is not None and not isinstance(variant, str):
             raise BadInput("'variant' must be a string")
-        result = game.score_tool(payload, game.ruleset(variant))
+        game.ruleset(variant)  # an unknown variant is refused before any work
+        result = await hub.tools.run(
+            jobs.score_tool,
+            game,
+            payload,
+            variant,
+            seconds=limits.tool_seconds,
+            wait=limits.queue_seconds,
+        )
         if result is None:
             raise NotFound(f"{game_id} has no scoring tool")
-        return result
+        return dict(result)
 
     @app.post("/api/tables", status_code=201, summary="Create a table")
-    async def create_table(req: CreateTable) -> dict[str, Any]:
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+        humans = sum(s.kind == "human" for s in req.seats)
+        if req.seed is not None and humans > 1:
+            # Whoever knows the seed knows every hand: never at a table others join.
+            raise BadInput(
+                "only a solo table (at most one person, every other seat a bot) may choose "
+                "its seed; "
+                "leave 'seed' out and the server deals fairly"
+            )
         table = hub.create(
             req.game,
             [s.model_dump() for s in req.seats],
             variant=req.variant,
             options=req.options,
             seed=req.seed,
+            client=_client(request),
         )
         return table.info()
 
-    @app.get("/api/tables", summary="List tables (status: waiting, playing, finished)")
+    @app.get("/api/tables", summary="List tables, newest first, a page at a time")
     async def list_tables(
-        status: Annotated[Literal["waiting", "playing", "finished"] | None, Query()] = None,
+        status: Annotated[
+            Literal["waiting", "playing", "finished", "expired"] | None, Query()
+        ] = None,
+        game: Annotated[str | None, Query(max_length=64)] = None,
+        free: Annotated[
+            bool | None, Query(description="only tables with (true) or without a free seat")
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 50,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     ) -> dict[str, Any]:
-        return {"tables": hub.list(status)}
+        tables, total = hub.list(status, game=game, free=free, limit=limit, offset=offset)
+        return {"tables": tables, "total": total, "limit": limit, "offset": offset}
 
     @app.get("/api/tables/{table_id}", summary="A table's public info")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return hub.get(table_id).info()
+        return hub.info(table_id)
 
     @app.post("/api/tables/{table_id}/join", summary="Take a free seat: returns its token")
     async def join_table(table_id: str, req: JoinTable) -> Joined:
         seat, token = hub.join(table_id, req.seat, req.name)
         return Joined(table=table_id, seat=seat, token=token, url=f"/table/{table_id}")
 
-    def finished(table_id: str) -> LiveTable:
-        table = hub.get(table_id)
-        if table.row.status != "finished":
+    def finished(table_id: str) -> TableRow:
+        row = hub.row(table_id)
+        if row.status != "finished":
             raise HTTPException(409, "the record and replay open when the game is over")
-        return table
+        return row
 
-    @app.get("/api/tables/{table_id}/record", summary="The match record of a finished table")
-    async def record(table_id: str) -> dict[str, Any]:
-        table = finished(table_id)
-        row = table.row
-        rec = MatchRecord(
+    def record_of(row: TableRow) -> MatchRecord:
+        return MatchRecord(
             game=row.game,
             players=row.players,
             seed=row.seed,
@@ -189,32 +273,35 @@ def create_app(
             seats=[s.agent or "human" for s in row.seats],
             result=row.result,
         )
-        return rec.to_json()
+
+    @app.get("/api/tables/{table_id}/record", summary="The match record of a finished table")
+    async def record(table_id: str) -> dict[str, Any]:
+        """With the seed (revealed now that the game is over) and the commitment
+        published at the start: ``sha256(str(seed)) == seed_sha256``."""
+        row = finished(table_id)
+        out = record_of(row).to_json()
+        out["seed_sha256"] = hub.info(table_id)["seed_sha256"]
+        return out
 
     @app.get("/api/tables/{table_id}/replay", summary="Every step of a finished table")
     async def replay(
         table_id: str, seat: Annotated[int | None, Query(ge=0, lt=64)] = None
     ) -> dict[str, Any]:
         """One frame per move: the view of ``seat`` (default: a spectator's) and
-        the log lines that move produced. Only for finished tables."""
-        table = finished(table_id)
-        row = table.row
+        the log lines that move produced. Only for finished tables; built in a
+        worker process."""
+        row = finished(table_id)
         if seat is not None and seat >= row.players:
             raise HTTPException(404, f"seats are 0 to {row.players - 1}")
-        rec = MatchRecord(row.game, row.players, row.seed, row.variant, row.options, row.moves)
-        frames = []
-        seen = 0
-        for state, move in replay_steps(rec):
-            events = state.events_since(seen, seat)
-            seen = state.event_count()
-            frames.append(
-                {
-                    "move": {"seat": move[0], "action": move[1]} if move else None,
-                    "view": state.view(seat),
-                    "events": [event_json(table.game, e) for e in events],
-                }
-            )
-        return {"table": table.info(), "seat": seat, "frames": frames}
+        frames = await hub.tools.run(
+            jobs.replay_frames,
+            get_game(row.game),
+            record_of(row).to_json(),
+            seat,
+            seconds=limits.tool_seconds * 4,
+            wait=limits.queue_seconds,
+        )
+        return {"table": hub.info(table_id), "seat": seat, "frames": frames}
 
     # -- play --------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
@@ -223,6 +310,12 @@ def create_app(
         then ``{"type": "act", "action": "<text form>"}``, ``{"type": "sync"}``
         or ``{"type": "ping"}``. The server sends ``update`` and ``error``."""
         await websocket.accept()
+        client = _client(websocket)
+        if sockets.get(client) >= limits.sockets_per_client:
+            await _refuse(
+                websocket, f"too many connections (at most {limits.sockets_per_client})", 1008
+            )
+            return
         try:
             table = hub.get(table_id)
         except BestiaryError as exc:
@@ -239,18 +332,21 @@ def create_app(
             return
         except WebSocketDisconnect:
             return
-        conn = table.connect(seat)
+        conn = table.connect(seat, client)
+        sockets.add(client)
         writer = asyncio.create_task(_pump(websocket, conn))
         code = 1000
+        limiter = _Limiter(RateLimiter(rate_per_second, burst), client_messages, client)
         try:
-            code = await _read(websocket, table, conn, RateLimiter(rate_per_second, burst))
+            code = await _read(websocket, table, conn, limiter)
         except WebSocketDisconnect:
             pass
         except Exception:
             log.exception("websocket of table %s failed", table_id)
-            conn.queue.put_nowait(error("internal server error"))
+            conn.send(error("internal server error"))
             code = 1011
         finally:
+            sockets.add(client, -1)
             table.disconnect(conn)  # the writer sends what is queued, then stops
             with contextlib.suppress(Exception):
                 await writer
@@ -327,20 +423,32 @@ async def _hello(websocket: WebSocket, hub: Hub, table_id: str) -> int | None:
 
 
 async def _pump(websocket: WebSocket, conn: Connection) -> None:
-    """Send a connection's queued messages in order until it closes."""
+    """Send a connection's queued messages (JSON texts) in order until it closes."""
     while True:
-        msg = await conn.queue.get()
-        if msg is None:
+        text = await conn.queue.get()
+        if text is None:
             return
         try:
-            await websocket.send_text(json.dumps(msg))
+            await websocket.send_text(text)
         except Exception:
             return
 
 
-async def _read(
-    websocket: WebSocket, table: LiveTable, conn: Connection, limiter: RateLimiter
-) -> int:
+class _Limiter:
+    """A socket's own rate and its client's share over all its sockets."""
+
+    def __init__(self, socket: RateLimiter, clients: ClientBuckets, client: str) -> None:
+        self.socket, self.clients, self.client = socket, clients, client
+
+    def allow(self) -> bool:
+        return self.socket.allow() and self.clients.allow(self.client)
+
+    @property
+    def strikes(self) -> int:
+        return self.socket.strikes
+
+
+async def _read(websocket: WebSocket, table: LiveTable, conn: Connection, limiter: _Limiter) -> int:
     """Handle a connection's messages; return the close code when it must end."""
     while True:
         raw = await websocket.receive()
@@ -348,38 +456,39 @@ async def _read(
             return 1000
         if not limiter.allow():
             if limiter.strikes > MAX_STRIKES:
-                conn.queue.put_nowait(error("too many messages; closing"))
+                conn.send(error("too many messages; closing"))
                 return 1008
-            conn.queue.put_nowait(error("too many messages: slow down"))
+            conn.send(error("too many messages: slow down"))
             continue
         try:
             msg = _decode(raw)
         except _Refused as exc:
-            conn.queue.put_nowait(error(exc.message))
+            conn.send(error(exc.message))
             return exc.code
         except ValueError as exc:
-            conn.queue.put_nowait(error(str(exc)))
+            conn.send(error(str(exc)))
             continue
         kind = msg["type"]
         if kind == "act":
             action = msg.get("action")
             if conn.seat is None:
-                conn.queue.put_nowait(error("spectators cannot act; join a seat to play"))
+                conn.send(error("spectators cannot act; join a seat to play"))
             elif not isinstance(action, str) or not action.strip():
-                conn.queue.put_nowait(error('"act" needs "action": the text of a legal action'))
+                conn.send(error('"act" needs "action": the text of a legal action'))
+            elif len(action) > MAX_ACTION_CHARS:
+                conn.send(error(f"an action's text is at most {MAX_ACTION_CHARS} characters"))
             else:
                 try:
-                    await table.act(conn.seat, action[:500])
+                    await table.act(conn.seat, action)
                 except NotYourTurn as exc:
-                    conn.queue.put_nowait(error(str(exc)))
+                    conn.send(error(str(exc)))
                 except BestiaryError as exc:
-                    conn.queue.put_nowait(error(str(exc)))
+                    conn.send(error(str(exc)))
         elif kind == "sync":
-            conn.since = 0
-            conn.queue.put_nowait(table.safe_update_for(conn))
+            table.resend(conn)
         elif kind == "ping":
-            conn.queue.put_nowait({"type": "pong"})
+            conn.send({"type": "pong"})
         elif kind == "hello":
-            conn.queue.put_nowait(error("already connected"))
+            conn.send(error("already connected"))
         else:
-            conn.queue.put_nowait(error(f"unknown message type {kind!r}; use act, sync or ping"))
+            conn.send(error(f"unknown message type {_short(kind)!r}; use act, sync or ping"))

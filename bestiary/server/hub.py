@@ -2,23 +2,34 @@
 
 On start it replays every unfinished table from the store and wakes its
 bots, so a restarted server (even after ``kill -9``) carries on exactly
-where the stored moves left off. Finished tables load on demand.
+where the stored moves left off. Finished tables stay in memory only while
+someone watches them (and at most ``Limits.finished_in_memory`` of those,
+least recently used first out); the lobby, records and replays read the
+store. Waiting tables expire after ``Limits.waiting_seconds``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..agents.base import make_agent
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.registry import get_game
+from .bots import check_spec, playable
+from .config import Limits
+from .limits import ClientBuckets
 from .live import LiveTable, table_info
+from .seeds import new_seed
 from .store import SeatRow, Store, TableRow
+from .workers import WorkerPool
 
 log = logging.getLogger("bestiary.server")
 
@@ -33,46 +44,123 @@ class Conflict(BestiaryError):
     """The request clashes with the table's state (a seat already taken...)."""
 
 
+class Quota(BestiaryError):
+    """A client asked for more than its share (HTTP 429)."""
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Hub:
-    def __init__(self, store: Store, bot_delay: float) -> None:
+    def __init__(self, store: Store, bot_delay: float, limits: Limits | None = None) -> None:
         self.store = store
         self.bot_delay = bot_delay
-        self.live: dict[str, LiveTable] = {}
+        self.limits = limits or Limits()
+        self.live: OrderedDict[str, LiveTable] = OrderedDict()
+        self.bots = WorkerPool(self.limits.bot_workers, "bot")
+        self.tools = WorkerPool(self.limits.tool_workers, "tool")
+        self._creations = ClientBuckets(self.limits.tables_per_minute / 60, self.limits.table_burst)
+        self._created: dict[str, set[str]] = {}  # client -> tables it created, maybe open
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        self.expire()
         for table_id in self.store.table_ids(("waiting", "playing")):
             try:
                 self.get(table_id).wake_bots()
             except BestiaryError as exc:
                 log.error("table %s cannot resume: %s", table_id, exc)
+        if self.limits.sweep_seconds > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        # Kill the workers first: a bot deep in thought must not hold up shutdown.
+        self.bots.close()
+        self.tools.close()
         for table in list(self.live.values()):
             await table.close()
         self.live.clear()
 
+    # -- live tables ---------------------------------------------------------
+    def _table(self, row: TableRow) -> LiveTable:
+        table = LiveTable(
+            row, get_game(row.game), self.store, self.bot_delay, self.bots, self.limits
+        )
+        table.on_idle = self._forget
+        self.live[row.id] = table
+        self._trim()
+        return table
+
     def get(self, table_id: str) -> LiveTable:
+        """The live table (loaded from the store if need be): for playing and watching."""
         table = self.live.get(table_id)
         if table is not None:
+            self.live.move_to_end(table_id)
             return table
         row = self.store.load_table(table_id)
         if row is None:
-            raise NotFound(f"no table {table_id!r}")
-        game = get_game(row.game)
-        table = LiveTable(row, game, self.store, self.bot_delay)
-        table.on_idle = self._forget
-        self.live[table_id] = table
-        return table
+            raise NotFound(f"no table {table_id[:40]!r}")
+        if row.status == "expired":
+            raise NotFound(f"table {table_id} expired before anyone joined it")
+        return self._table(row)
+
+    def row(self, table_id: str) -> TableRow:
+        """A table's stored row without loading it live (info, records, replays)."""
+        table = self.live.get(table_id)
+        if table is not None:
+            return table.row
+        row = self.store.load_table(table_id)
+        if row is None:
+            raise NotFound(f"no table {table_id[:40]!r}")
+        return row
+
+    def info(self, table_id: str) -> dict[str, Any]:
+        table = self.live.get(table_id)
+        if table is not None:
+            return table.info()
+        row = self.row(table_id)
+        return table_info(row, _game_or_none(row.game))
 
     def _forget(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory (the store keeps it)."""
         if self.live.get(table.id) is table:
             del self.live[table.id]
 
+    def _trim(self) -> None:
+        """Keep at most ``finished_in_memory`` unwatched finished tables (loaded
+        for a socket that never said hello, say), least recently used out."""
+        idle = [t for t in self.live.values() if t.row.status == "finished" and not t.connections]
+        for table in idle[: max(0, len(idle) - self.limits.finished_in_memory)]:
+            del self.live[table.id]
+
+    # -- expiry --------------------------------------------------------------
+    def expire(self) -> list[str]:
+        """Expire tables that waited for players too long; their ids."""
+        before = datetime.now(UTC) - timedelta(seconds=self.limits.waiting_seconds)
+        ids = self.store.expire_waiting(before)
+        for table_id in ids:
+            table = self.live.pop(table_id, None)
+            if table is not None:
+                table.row.status = "expired"
+                table.broadcast()
+                for conn in list(table.connections):
+                    table.disconnect(conn)
+        return ids
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                self.expire()
+            except Exception:
+                log.exception("expiring waiting tables failed")
+
+    # -- creating and joining --------------------------------------------------
     def create(
         self,
         game_id: str,
@@ -80,15 +168,16 @@ class Hub:
         variant: str | None = None,
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        client: str = "",
     ) -> LiveTable:
-        """Check everything (game, players, variant, options, agent specs) before
-        anything is stored; raise the engine's error naming what is allowed."""
+        """Check everything (game, players, variant, options, agent specs, the
+        client's quota) before anything is stored; raise the engine's error
+        naming what is allowed. A ``seed`` is taken as given (remote clients
+        may only bring one for a solo table: the API checks) and marked."""
         game = get_game(game_id)
         options = dict(options or {})
         # A remote client must never make the server read a file of its choosing.
         type(game.ruleset(variant)).refuse_paths(options)
-        if seed is None:
-            seed = secrets.randbelow(2**31)
         rows: list[SeatRow] = []
         for i, spec in enumerate(seats):
             kind = str(spec.get("kind", HUMAN))
@@ -96,13 +185,19 @@ class Hub:
             if kind == HUMAN:
                 rows.append(SeatRow(i, HUMAN, None, None))
             elif kind == "bot":
-                agent = str(spec.get("agent") or "random")
-                make_agent(game, agent, 0)  # BadAgentSpec lists the agents
+                agent = check_spec(
+                    game, str(spec.get("agent") or "normal"), self.limits.max_iterations
+                )
+                make_agent(game, playable(game, agent, self.limits.max_iterations), 0)
                 rows.append(SeatRow(i, "bot", agent, str(name or f"{agent} bot")[:64]))
             else:
-                raise BadInput(f"seat {i}: kind {kind!r} is not 'human' or 'bot'")
+                raise BadInput(f"seat {i}: kind {kind[:20]!r} is not 'human' or 'bot'")
+        humans = sum(r.kind == HUMAN for r in rows)
+        chosen = seed is not None
+        seed = new_seed() if seed is None else seed
         game.new(len(rows), seed=seed, variant=variant, options=options)  # validates
-        status = "waiting" if any(r.kind == HUMAN for r in rows) else "playing"
+        self._check_quota(client)
+        status = "waiting" if humans else "playing"
         row = TableRow(
             id=secrets.token_urlsafe(9),
             game=game.id,
@@ -113,13 +208,37 @@ class Hub:
             status=status,
             created_at=datetime.now(UTC),
             seats=rows,
+            seed_chosen=chosen,
         )
         self.store.create_table(row)
-        table = LiveTable(row, game, self.store, self.bot_delay)
-        table.on_idle = self._forget
-        self.live[row.id] = table
+        if client:
+            self._created.setdefault(client, set()).add(row.id)
+        table = self._table(row)
         table.wake_bots()
         return table
+
+    def _check_quota(self, client: str) -> None:
+        if not client:
+            return
+        # Unfinished tables are always live: one that left memory is over.
+        mine = {t for t in self._created.pop(client, set()) if self._is_open(t)}
+        if mine:
+            self._created[client] = mine
+        held = len(mine)
+        if held >= self.limits.open_tables_per_client:
+            raise Quota(
+                f"you have {held} open tables (the limit); finish or wait for one "
+                "before creating another"
+            )
+        if not self._creations.allow(client):
+            raise Quota(
+                f"too many tables created; at most {self.limits.tables_per_minute:g} a minute "
+                f"(bursts of {self.limits.table_burst})"
+            )
+
+    def _is_open(self, table_id: str) -> bool:
+        table = self.live.get(table_id)
+        return table is not None and table.row.status in ("waiting", "playing")
 
     def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[int, str]:
         """Take a free human seat (the first one if ``seat`` is None): (seat, token)."""
@@ -144,16 +263,29 @@ class Hub:
     def seat_of(self, table_id: str, token: str) -> int | None:
         return self.store.seat_of_token(table_id, token_hash(token))
 
-    def list(self, status: str | None) -> list[dict[str, Any]]:
+    def list(
+        self,
+        status: str | None,
+        *,
+        game: str | None = None,
+        free: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[dict[str, Any]], int]:
+        rows, total = self.store.list_tables(
+            status, game=game, free=free, limit=limit, offset=offset
+        )
         out = []
-        for row in self.store.list_tables(status):
+        for row in rows:
             live = self.live.get(row.id)
-            if live is not None:
-                out.append(live.info())
-                continue
-            try:
-                game = get_game(row.game)
-            except BestiaryError:
-                game = None
-            out.append(table_info(row, game))
-        return out
+            out.append(
+                live.info() if live is not None else table_info(row, _game_or_none(row.game))
+            )
+        return out, total
+
+
+def _game_or_none(game_id: str) -> Any:
+    try:
+        return get_game(game_id)
+    except BestiaryError:
+        return None

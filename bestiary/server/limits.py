@@ -1,30 +1,83 @@
-"""Limits on what one websocket may send: size of a message and rate."""
+"""Limits on what one client may send: size and rate of websocket messages,
+table creations, open sockets (token buckets, per socket and per client)."""
 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 
 MAX_MESSAGE_BYTES = 4096  # an action's text form is short; a view never travels this way
+MAX_ACTION_CHARS = 200  # the longest action text accepted (and never echoed whole)
 RATE_PER_SECOND = 10.0
 BURST = 20
-MAX_STRIKES = 50  # messages dropped for rate before the connection is closed
+MAX_STRIKES = 50  # messages dropped for rate, since the client last calmed down, before closing
 
 
 class RateLimiter:
-    """A token bucket: ``BURST`` messages at once, ``RATE_PER_SECOND`` sustained."""
+    """A token bucket: ``burst`` messages at once, ``rate`` a second sustained.
 
-    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = BURST) -> None:
+    ``strikes`` counts refused messages; it starts again from zero once the
+    bucket has refilled completely, so a client that backs off is forgiven and
+    only one that keeps pushing is eventually disconnected.
+    """
+
+    def __init__(
+        self,
+        rate: float = RATE_PER_SECOND,
+        burst: int = BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.rate, self.burst = rate, float(burst)
+        self.clock = clock
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.stamp = clock()
         self.strikes = 0
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+        if self.tokens >= self.burst:
+            self.strikes = 0  # quiet long enough to refill: past floods are forgiven
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
         self.strikes += 1
         return False
+
+
+class ClientBuckets:
+    """One :class:`RateLimiter` per client key (an IP address), the least
+    recently seen dropped beyond ``keep`` so the map cannot grow without end."""
+
+    def __init__(self, rate: float, burst: int, keep: int = 10_000) -> None:
+        self.rate, self.burst, self.keep = rate, burst, keep
+        self._buckets: OrderedDict[str, RateLimiter] = OrderedDict()
+
+    def allow(self, key: str) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = RateLimiter(self.rate, self.burst)
+            if len(self._buckets) > self.keep:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.allow()
+
+
+class Counter:
+    """How many things (open sockets, open tables) each client holds now."""
+
+    def __init__(self) -> None:
+        self._n: dict[str, int] = {}
+
+    def get(self, key: str) -> int:
+        return self._n.get(key, 0)
+
+    def add(self, key: str, delta: int = 1) -> None:
+        n = self._n.get(key, 0) + delta
+        if n > 0:
+            self._n[key] = n
+        else:
+            self._n.pop(key, None)

@@ -2,45 +2,41 @@
 one asyncio lock that orders every change, the connected seats and the bots.
 
 Every change happens under the lock: parse the text, write the move and
-apply it in one transaction, then queue an update for every connection.
-Several seats deciding at once therefore never race: each submission is
-checked against the state the previous one left.
+apply it in one transaction, then queue an update for every connection that
+the move showed something. Several seats deciding at once therefore never
+race: each submission is checked against the state the previous one left.
+
+What a seat may count: a move that shows a seat nothing (another seat's
+private placement) sends that seat no message and changes none of its
+counters. Each seat's ``moves`` counts only the moves that showed it an
+event, and its events are numbered among the events it can see, so hidden
+steps cannot be counted from gaps. The public move counter (lobby, table
+info) is the spectator's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents.base import AgentContext, make_agent
 from ..engine.errors import BadRecord, BestiaryError, IllegalAction
 from ..engine.protocol import Game, State
-from ..engine.rng import Rng
+from .bots import playable
+from .config import Limits
+from .jobs import bot_move, bot_seed
 from .messages import error, seat_update
+from .seeds import commitment
 from .store import Store, TableRow
+from .workers import WorkerPool
 
 log = logging.getLogger("bestiary.server")
 
-
-def bot_seed(table_seed: int, seat: int, move: int) -> int:
-    """The seed of a bot's decision: a function of the table, the seat and the
-    move number only, so a restarted server makes the very same decisions."""
-    digest = hashlib.sha256(f"{table_seed}:{seat}:{move}".encode()).digest()
-    return int.from_bytes(digest[:7], "big")
-
-
-def bot_move(game: Game, state: State, spec: str, table_seed: int, seat: int, move: int) -> str:
-    """The text of the move the bot ``spec`` makes for ``seat`` as move number
-    ``move``: a pure function of the match so far, so an uninterrupted server,
-    a restarted one and an offline replay all agree."""
-    seed = bot_seed(table_seed, seat, move)
-    agent = make_agent(game, spec, seed)
-    return str(agent.act(AgentContext(state, seat, Rng(seed ^ 0x5EED))))
+__all__ = ["Connection", "LiveTable", "bot_move", "bot_seed", "rebuild", "table_info"]
 
 
 def rebuild(game: Game, row: TableRow) -> State:
@@ -58,22 +54,62 @@ def rebuild(game: Game, row: TableRow) -> State:
 
 @dataclass(eq=False)
 class Connection:
-    """One websocket: a seat (None for a spectator) and its outgoing queue."""
+    """One websocket: a seat (None for a spectator) and its outgoing queue of
+    JSON texts (None ends it)."""
 
     seat: int | None
-    since: int = 0  # events already sent to this connection
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    client: str = ""
+    since: int = 0  # events of the log already considered for this connection
+    shown: int = 0  # events this connection has been sent (its own numbering)
+    last: str | None = None  # the last update sent, without its events
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.queue.put_nowait(json.dumps(msg))
 
 
 class LiveTable:
-    def __init__(self, row: TableRow, game: Game, store: Store, bot_delay: float) -> None:
+    def __init__(
+        self,
+        row: TableRow,
+        game: Game,
+        store: Store,
+        bot_delay: float,
+        pool: WorkerPool | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.row, self.game, self.store = row, game, store
         self.bot_delay = bot_delay
-        self.state = rebuild(game, row)
+        self.pool = pool
+        self.limits = limits or Limits()
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.on_idle: Callable[[LiveTable], None] | None = None
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Replay the stored moves, counting for each seat (None: spectators)
+        the moves that showed it an event."""
+        self.state = self.game.new(
+            self.row.players, seed=self.row.seed, variant=self.row.variant, options=self.row.options
+        )
+        self.shown_moves: dict[int | None, int] = dict.fromkeys([None, *range(self.row.players)], 0)
+        for i, (seat, text) in enumerate(self.row.moves):
+            before = self.state.event_count()
+            try:
+                self.state.apply_text(seat, text)
+            except BestiaryError as exc:
+                raise BadRecord(
+                    f"table {self.row.id}: move {i} ({seat}: {text!r}) does not replay: {exc}"
+                ) from None
+            self._count_shown(before)
+
+    def _count_shown(self, before: int) -> None:
+        new = self.state.log.events[before:]
+        for who in self.shown_moves:
+            if any(e.visible(who) for e in new):
+                self.shown_moves[who] += 1
 
     # -- public info ---------------------------------------------------------
     @property
@@ -85,41 +121,71 @@ class LiveTable:
         return len(self.row.moves)
 
     def info(self) -> dict[str, Any]:
-        return table_info(self.row, self.game)
+        return table_info(self.row, self.game, public_moves=self.shown_moves[None])
 
     def free_seats(self) -> list[int]:
         return [s.seat for s in self.row.seats if s.kind == "human" and not s.taken]
 
     # -- connections ---------------------------------------------------------
-    def connect(self, seat: int | None) -> Connection:
-        conn = Connection(seat)
+    def connect(self, seat: int | None, client: str = "") -> Connection:
+        conn = Connection(seat, client)
         self.connections.add(conn)
-        conn.queue.put_nowait(self.safe_update_for(conn))
+        self.resend(conn)
         return conn
 
     def disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
         conn.queue.put_nowait(None)
+        self._maybe_idle()
+
+    def _maybe_idle(self) -> None:
         if not self.connections and self.row.status == "finished" and self.on_idle is not None:
             self.on_idle(self)  # nothing will change any more: the hub may forget it
 
-    def update_for(self, conn: Connection) -> dict[str, Any]:
-        msg = seat_update(self.game, self.state, conn.seat, conn.since, self.moves, self.info())
-        conn.since = self.state.event_count()
-        return msg
+    def resend(self, conn: Connection) -> None:
+        """Everything again, from the first event (on connecting and on sync)."""
+        conn.since = conn.shown = 0
+        conn.last = None
+        self._send_updates([conn], self.info())
 
-    def safe_update_for(self, conn: Connection) -> dict[str, Any]:
-        """``update_for``, or a plain error (logged, no trace to the client) if the
-        game fails to build this seat's view: the other seats carry on."""
-        try:
-            return self.update_for(conn)
-        except Exception:
-            log.exception("cannot build the update of table %s for seat %s", self.id, conn.seat)
-            return error("internal server error: this seat's view could not be built")
+    def _build(
+        self, seat: int | None, since: int, shown: int, table: dict[str, Any]
+    ) -> tuple[str, str, int]:
+        """(update without events, whole update as JSON text, events carried)."""
+        msg = seat_update(self.game, self.state, seat, since, shown, self.shown_moves[seat], table)
+        events = msg.pop("events")
+        core = json.dumps(msg)
+        return core, f'{core[:-1]}, "events": {json.dumps(events)}}}', len(events)
+
+    def _send_updates(self, conns: list[Connection], table: dict[str, Any]) -> None:
+        """Queue each connection its update, unless the move showed it nothing.
+        Connections in the same position (spectators, mostly) share one build."""
+        built: dict[tuple[int | None, int, int], tuple[str, str, int] | None] = {}
+        end = self.state.event_count()
+        for conn in conns:
+            key = (conn.seat, conn.since, conn.shown)
+            if key not in built:
+                try:
+                    built[key] = self._build(conn.seat, conn.since, conn.shown, table)
+                except Exception:
+                    log.exception(
+                        "cannot build the update of table %s for seat %s", self.id, conn.seat
+                    )
+                    built[key] = None
+            out = built[key]
+            conn.since = end
+            if out is None:
+                conn.send(error("internal server error: this seat's view could not be built"))
+                continue
+            core, text, carried = out
+            if carried == 0 and core == conn.last:
+                continue  # nothing new for this seat: not even a message
+            conn.shown += carried
+            conn.last = core
+            conn.queue.put_nowait(text)
 
     def broadcast(self) -> None:
-        for conn in list(self.connections):
-            conn.queue.put_nowait(self.safe_update_for(conn))
+        self._send_updates(list(self.connections), self.info())
 
     # -- seats ---------------------------------------------------------------
     def seat_taken(self, seat: int, name: str | None) -> None:
@@ -143,9 +209,12 @@ class LiveTable:
         if self.row.status == "waiting":
             free = ", ".join(map(str, self.free_seats()))
             raise IllegalAction(f"the table is waiting for players to take seat(s) {free}")
+        if self.row.status != "playing":
+            raise IllegalAction(f"the table is {self.row.status}")
         action = self.state.parse(seat, text)  # raises with the allowed actions
         canonical = str(action)
         n = self.moves
+        before = self.state.event_count()
         try:
             with self.store.recording_move(self.id, n, seat, canonical) as finish:
                 self.state.apply(seat, action)
@@ -159,14 +228,17 @@ class LiveTable:
             fresh = self.store.load_table(self.id)
             if fresh is not None:
                 self.row = fresh
-                self.state = rebuild(self.game, fresh)
+                self._rebuild()
             self.broadcast()
             raise
         self.row.moves.append((seat, canonical))
+        self._count_shown(before)
         if self.state.over and self.state.result is not None:
             self.row.status = "finished"
             self.row.result = self.state.result.to_json()
         self.broadcast()
+        if self.row.status == "finished":
+            self._maybe_idle()  # nobody watching the end: memory is freed at once
         return canonical
 
     # -- bots ----------------------------------------------------------------
@@ -193,10 +265,15 @@ class LiveTable:
                     return
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
+                # Think without the lock (people may move meanwhile), then apply
+                # only if nothing moved: else think again about the new state.
+                n = self.moves
+                if seat not in self.state.to_act():
+                    continue
+                text = await self._bot_decision(seat)
                 async with self.lock:
-                    if seat not in self.state.to_act():
+                    if self.moves != n or seat not in self.state.to_act():
                         continue
-                    text = await self._bot_decision(seat)
                     self._apply(seat, text)
         except asyncio.CancelledError:
             self.bot_task = None
@@ -206,12 +283,26 @@ class LiveTable:
             self.bot_task = None
 
     async def _bot_decision(self, seat: int) -> str:
-        spec = self.row.seats[seat].agent or "random"
+        spec = playable(self.game, self.row.seats[seat].agent, self.limits.max_iterations)
+        n = self.moves
+        if spec != "random" and self.pool is not None:
+            try:
+                # Search bots think in a worker process, within a time budget.
+                out = await self.pool.run(
+                    bot_move,
+                    self.game,
+                    self.state.clone(),  # a copy: the live state may be read meanwhile
+                    spec,
+                    self.row.seed,
+                    seat,
+                    n,
+                    seconds=self.limits.bot_seconds,
+                )
+                return str(out)
+            except BestiaryError as exc:
+                log.warning("bot %r at table %s: %s; playing a random move", spec, self.id, exc)
         try:
-            # Search bots may think for a while: keep the server responsive.
-            return await asyncio.to_thread(
-                bot_move, self.game, self.state, spec, self.row.seed, seat, self.moves
-            )
+            return bot_move(self.game, self.state, "random", self.row.seed, seat, n)
         except Exception:
             log.exception("bot %r failed at table %s; playing its first legal move", spec, self.id)
             return str(self.state.legal(seat)[0])
@@ -225,8 +316,16 @@ class LiveTable:
             self.disconnect(conn)
 
 
-def table_info(row: TableRow, game: Game | None) -> dict[str, Any]:
-    """The lobby's public picture of a table (no tokens, no hidden state)."""
+def table_info(row: TableRow, game: Game | None, public_moves: int | None = None) -> dict[str, Any]:
+    """The lobby's public picture of a table (no tokens, no hidden state).
+
+    The seed is published as a commitment (its SHA-256) until the game is
+    over, and in full afterwards, so anyone can check the deal was fair.
+    ``moves`` is the public move counter: it counts only the moves a
+    spectator was shown, until the end (then every move is public)."""
+    over = row.status == "finished"
+    everything = len(row.moves) if row.moves else row.move_count
+    moves = everything if over else public_moves
     return {
         "id": row.id,
         "game": row.game,
@@ -236,7 +335,10 @@ def table_info(row: TableRow, game: Game | None) -> dict[str, Any]:
         "players": row.players,
         "status": row.status,
         "seats": [s.public() for s in row.seats],
-        "moves": len(row.moves),
+        "moves": moves,
         "result": row.result,
         "created_at": row.created_at.isoformat(),
+        "seed_sha256": commitment(row.seed),
+        "seed": str(row.seed) if over else None,
+        "seed_chosen": row.seed_chosen,  # a solo table whose player brought the seed
     }

@@ -31,21 +31,35 @@ def event_json(game: Game, event: Event) -> dict[str, Any]:
 
 
 def seat_update(
-    game: Game, state: State, seat: int | None, since: int, moves: int, table: dict[str, Any]
+    game: Game,
+    state: State,
+    seat: int | None,
+    since: int,
+    shown: int,
+    moves: int,
+    table: dict[str, Any],
 ) -> dict[str, Any]:
-    """The update for ``seat`` (None: spectator) carrying the events after ``since``.
+    """The update for ``seat`` (None: spectator) carrying its events after log
+    index ``since``.
 
-    ``moves`` is the number of accepted moves (the public turn counter the
-    client uses to order updates); ``table`` the lobby's public table info.
+    Events are numbered among those this seat can see (``shown`` were sent
+    before), so gaps never betray hidden events; ``moves`` is this seat's own
+    counter of the moves that showed it something; ``table`` the lobby's
+    public table info.
     """
     legal = [str(a) for a in state.legal(seat)] if seat is not None and not state.over else []
     result = state.result if state.over else None
+    events = []
+    for k, e in enumerate(state.events_since(since, seat)):
+        item = event_json(game, e)
+        item["event"]["i"] = shown + k
+        events.append(item)
     return {
         "type": "update",
         "seat": seat,
         "moves": moves,
         "view": state.view(seat),
-        "events": [event_json(game, e) for e in state.events_since(since, seat)],
+        "events": events,
         "legal": legal,
         "your_turn": bool(legal),
         "over": state.over,

@@ -9,6 +9,7 @@ form, numbered from 0. The live state is the replay of those moves.
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -25,12 +26,15 @@ tables = Table(
     "tables",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("game", String(64), nullable=False),
+    Column("game", String(64), nullable=False, index=True),
     Column("variant", String(64), nullable=False),
     Column("options", Text, nullable=False),  # JSON object
     Column("players", Integer, nullable=False),
-    Column("seed", Integer, nullable=False),
-    # waiting (free human seats) -> playing -> finished
+    # 128-bit seeds (see seeds.py) do not fit an integer column: decimal text.
+    Column("seed", Text, nullable=False),
+    # The creator brought the seed (solo tables only): shown in the lobby.
+    Column("seed_chosen", Boolean, nullable=False, default=False),
+    # waiting (free human seats) -> playing -> finished; waiting -> expired
     Column("status", String(16), nullable=False, index=True),
     Column("result", Text, nullable=True),  # JSON, once finished
     Column("created_at", DateTime(timezone=True), nullable=False),

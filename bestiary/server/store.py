@@ -79,6 +79,8 @@ class TableRow:
     status: str
     created_at: datetime
     result: dict[str, Any] | None = None
+    seed_chosen: bool = False  # the creator brought the seed (solo tables only)
+    move_count: int | None = None  # for listings, which load no moves
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[tuple[int, str]] = field(default_factory=list)
 
@@ -107,9 +109,17 @@ class Store:
 
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        sqlite = self.url.startswith("sqlite")
+        with self.engine.connect() as conn:
+            if sqlite:  # a rebuilt table (batch migration) must not trip its references
+                conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                conn.commit()  # pysqlite sent no BEGIN: the pragma applies now
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
     def check(self) -> None:
         """Open a connection now, so a wrong URL or a server that is down is
@@ -134,7 +144,8 @@ class Store:
                     variant=row.variant,
                     options=json.dumps(row.options, sort_keys=True),
                     players=row.players,
-                    seed=row.seed,
+                    seed=str(row.seed),
+                    seed_chosen=row.seed_chosen,
                     status=row.status,
                     created_at=row.created_at,
                 )
@@ -187,15 +198,58 @@ class Store:
                 )
             ]
 
-    def list_tables(self, status: str | None = None, limit: int = 100) -> list[TableRow]:
-        """Newest first, with seats (no moves)."""
+    def list_tables(
+        self,
+        status: str | None = None,
+        *,
+        game: str | None = None,
+        free: bool | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[TableRow], int]:
+        """One page of tables, newest first, with seats and move counts (no
+        moves), and how many tables match in all. ``free``: only tables with
+        (True) or without (False) a free human seat."""
+        cond: list[Any] = []
+        if status is not None:
+            cond.append(tables.c.status == status)
+        if game is not None:
+            cond.append(tables.c.game == game)
+        if free is not None:
+            open_seat = (
+                sa.select(seats.c.seat)
+                .where(
+                    seats.c.table_id == tables.c.id,
+                    seats.c.kind == "human",
+                    seats.c.token_hash.is_(None),
+                )
+                .exists()
+            )
+            cond.append(open_seat if free else ~open_seat)
+        count = (
+            sa.select(sa.func.count(moves.c.n))
+            .where(moves.c.table_id == tables.c.id)
+            .scalar_subquery()
+            .label("move_count")
+        )
         with self.engine.connect() as conn:
-            q = tables.select().order_by(tables.c.created_at.desc()).limit(limit)
-            if status is not None:
-                q = q.where(tables.c.status == status)
-            rows = [_table_row(t) for t in conn.execute(q)]
+            total = conn.execute(
+                sa.select(sa.func.count()).select_from(tables).where(*cond)
+            ).scalar_one()
+            q = (
+                sa.select(tables, count)
+                .where(*cond)
+                .order_by(tables.c.created_at.desc(), tables.c.id)
+                .limit(limit)
+                .offset(offset)
+            )
+            rows = []
+            for t in conn.execute(q):
+                row = _table_row(t)
+                row.move_count = t.move_count
+                rows.append(row)
             if not rows:
-                return rows
+                return rows, total
             by_id = {r.id: r for r in rows}
             for s in conn.execute(
                 seats.select().where(seats.c.table_id.in_(by_id)).order_by(seats.c.seat)
@@ -203,7 +257,27 @@ class Store:
                 by_id[s.table_id].seats.append(
                     SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
                 )
-            return rows
+            return rows, total
+
+    def expire_waiting(self, before: datetime) -> list[str]:
+        """Mark tables still waiting for players since before ``before`` as
+        expired; their ids. Nothing was played there, so nothing is lost."""
+        with self.engine.begin() as conn:
+            ids = [
+                r.id
+                for r in conn.execute(
+                    sa.select(tables.c.id).where(
+                        tables.c.status == "waiting", tables.c.created_at < before
+                    )
+                )
+            ]
+            if ids:
+                conn.execute(
+                    tables.update()
+                    .where(tables.c.id.in_(ids), tables.c.status == "waiting")
+                    .values(status="expired", finished_at=_now())
+                )
+            return ids
 
     # -- seats --------------------------------------------------------------
     def take_seat(self, table_id: str, seat: int, name: str | None, token_hash: str) -> bool:
@@ -276,11 +350,17 @@ def _table_row(t: Any) -> TableRow:
         variant=t.variant,
         options=json.loads(t.options),
         players=t.players,
-        seed=t.seed,
+        seed=int(t.seed),
         status=t.status,
-        created_at=t.created_at,
+        created_at=_aware(t.created_at),
         result=json.loads(t.result) if t.result else None,
+        seed_chosen=bool(t.seed_chosen),
     )
+
+
+def _aware(when: datetime) -> datetime:
+    """SQLite hands datetimes back without their zone; they were written in UTC."""
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

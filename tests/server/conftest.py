@@ -16,6 +16,7 @@ from bestiary.engine import register
 from bestiary.engine.errors import BestiaryError
 from bestiary.engine.registry import game_ids, get_game
 from bestiary.server import create_app
+from bestiary.server.config import Limits
 
 from ..engine.toygame import GAME as TOY
 
@@ -49,21 +50,27 @@ def client(db_path: str) -> Iterator[TestClient]:
 @pytest.fixture
 def fast_client(db_path: str) -> Iterator[TestClient]:
     """No practical rate limit: for tests that play many moves quickly."""
-    with TestClient(create_app(db_path, bot_delay=0, rate_per_second=1e6, burst=10**6)) as c:
+    limits = Limits(client_messages_per_second=1e6, client_message_burst=10**6, table_burst=10**6)
+    app = create_app(db_path, bot_delay=0, rate_per_second=1e6, burst=10**6, limits=limits)
+    with TestClient(app) as c:
         yield c
 
 
 def create(
     client: TestClient, game: str = "toy", seats: list[Any] | None = None, **kw: Any
 ) -> dict[str, Any]:
+    """A table through the API; with a ``seed`` for a table several people may
+    join (which the API refuses), through the hub, as a trusted caller would."""
     seats = seats if seats is not None else ["human", "random", "random"]
-    body = {
-        "game": game,
-        "seats": [
-            {"kind": "human"} if s == "human" else {"kind": "bot", "agent": s} for s in seats
-        ],
-        **kw,
-    }
+    specs = [{"kind": "human"} if s == "human" else {"kind": "bot", "agent": s} for s in seats]
+    if kw.get("seed") is not None and seats.count("human") != 1:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+
+        async def make() -> dict[str, Any]:
+            return dict(hub.create(game, specs, **kw).info())
+
+        return dict(client.portal.call(make))  # type: ignore[union-attr]
+    body = {"game": game, "seats": specs, **kw}
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return r.json()

@@ -4,6 +4,7 @@ registers it before running the same CLI command."""
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import subprocess
@@ -27,16 +28,23 @@ def free_port() -> int:
 
 def serve(game_id: str, db: str, port: int, bot_delay: float = 0.05) -> subprocess.Popen[bytes]:
     args = ["serve", "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
-    if game_id == "toy":  # the toy game is not an entry point: register it first
+    if game_id in ("toy", "toy-slow"):  # test games are no entry points: register first
+        module = "tests.engine.toygame" if game_id == "toy" else "tests.server.slowgame"
         code = (
-            f"import sys; sys.path.insert(0, {str(ROOT / 'tests' / 'engine')!r});"
-            "from toygame import GAME; from bestiary.engine import register; register(GAME);"
+            f"import sys; sys.path.insert(0, {str(ROOT)!r});"
+            f"from {module} import GAME; from bestiary.engine import register; register(GAME);"
             f"from bestiary.cli import app; app({args!r})"
         )
         cmd = [sys.executable, "-c", code]
     else:
         cmd = [str(BESTIARY), *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # The server's log goes next to its database, for a failing test to read.
+    log = open(Path(db).with_suffix(".log"), "ab")  # noqa: SIM115 (the process keeps it)
+    # A bot over its time budget plays a random move; on a loaded machine that
+    # would break the tests that compare a served game with an offline replay.
+    env = {**os.environ, "BESTIARY_BOT_SECONDS": "300"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+    log.close()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

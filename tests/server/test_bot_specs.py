@@ -1,0 +1,78 @@
+"""Bots a remote client may seat: the lobby's levels and bounded options only,
+checked again when a stored table loads."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bestiary.engine import get_game
+from bestiary.server import create_app
+from bestiary.server.bots import check_spec, playable
+from bestiary.server.store import SeatRow, Store, TableRow, database_url
+
+from .conftest import create
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=100000000",
+        "ismcts:iterations=0",
+        "ismcts:rollout_limit=99999",
+        "ismcts:depth=3",
+        "random:iterations=5",
+        "bestiary.agents.random_agent:RandomAgent",
+        "x" * 81,
+    ],
+)
+def test_unbounded_or_unknown_bot_specs_are_refused(client: TestClient, spec: str) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "agent": spec}]
+    r = client.post("/api/tables", json={"game": "toy", "seats": seats})
+    assert r.status_code in (400, 422), r.text
+    if r.status_code == 400:
+        assert "easy, normal, hard" in r.json()["detail"]
+    assert client.get("/api/tables").json()["total"] == 0  # nothing stored
+
+
+def test_levels_and_bounded_search_are_accepted(client: TestClient) -> None:
+    t = create(client, seats=["human", "hard", "ismcts:iterations=50,c=1.2"])
+    assert [s["agent"] for s in t["seats"]][1:] == ["hard", "ismcts:iterations=50,c=1.2"]
+    toy = get_game("toy")
+    assert playable(toy, "easy", 2000) == "random"
+    assert playable(toy, "hard", 2000).startswith("ismcts:iterations=")
+    assert check_spec(toy, "normal", 2000) == "normal"
+
+
+def test_an_old_unbounded_spec_is_not_played_after_a_restart(tmp_path: Path) -> None:
+    """A table stored before the limit (``iterations=100000000``) resumes with
+    the normal level instead of filling a worker for hours."""
+    db = str(tmp_path / "old.sqlite3")
+    with TestClient(create_app(db, bot_delay=0)):
+        pass  # the schema
+    store = Store(database_url(db))
+    store.create_table(
+        TableRow(
+            id="old-table",
+            game="toy",
+            variant="standard",
+            options={},
+            players=2,
+            seed=4,
+            status="playing",
+            created_at=datetime.now(UTC),
+            seats=[SeatRow(i, "bot", "ismcts:iterations=100000000", "greedy") for i in range(2)],
+        )
+    )
+    store.dispose()
+    with TestClient(create_app(db, bot_delay=0)) as client:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if client.get("/api/tables/old-table").json()["status"] == "finished":
+                break
+            time.sleep(0.2)
+        assert client.get("/api/tables/old-table").json()["status"] == "finished"
