@@ -69,6 +69,8 @@ class TeratozoicRules(Ruleset):
         3,
         "'If you still have a tie, play the Teratozoic Era again!': at most this many "
         "replays, then the still-tied players share the win (0: share at once)",
+        min=0,
+        max=10,
     )
 
     def validate(self) -> None:
