@@ -263,8 +263,9 @@ class LiveTable:
                 if seat is None:
                     self.bot_task = None  # no await since the check: wake_bots sees it
                     return
-                if self.bot_delay > 0:
-                    await asyncio.sleep(self.bot_delay)
+                # Always an await: with no delay and a bot that decides inline,
+                # the loop would otherwise never yield and starve the server.
+                await asyncio.sleep(self.bot_delay)
                 # Think without the lock (people may move meanwhile), then apply
                 # only if nothing moved: else think again about the new state.
                 n = self.moves

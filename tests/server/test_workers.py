@@ -92,3 +92,13 @@ def test_a_client_that_backs_off_is_forgiven_its_strikes() -> None:
     for _ in range(3):  # one token left: two refused, counted from zero
         limiter.allow()
     assert limiter.strikes == 2
+
+
+@pytest.mark.skipif("taxonomy" not in loadable_games(), reason="taxonomy does not load")
+def test_bots_without_delay_do_not_starve_the_server(client: TestClient) -> None:
+    """Four random bots with no delay play hundreds of moves; a request made
+    meanwhile is answered mid-game, not after the last move."""
+    seats = [{"kind": "bot", "agent": "random"}] * 4
+    t = client.post("/api/tables", json={"game": "taxonomy", "seats": seats}).json()
+    info = client.get(f"/api/tables/{t['id']}").json()
+    assert info["status"] == "playing", "the request waited for the whole game"

@@ -20,8 +20,17 @@ function fillGame() {
   fillOptions(g);
 }
 
+// Levels first (what the server maps to bots of bounded strength), then the
+// game's own bots by name. The server refuses anything else from a browser.
+const LEVELS = [
+  ["normal", "normal bot"],
+  ["easy", "easy bot"],
+  ["hard", "hard bot (slower)"],
+];
+
 function botChoices(g) {
-  return g.agents.includes("heuristic") ? ["heuristic", ...g.agents.filter((a) => a !== "heuristic")] : g.agents;
+  const named = g.agents.filter((a) => a !== "random").map((a) => [a, `${a} bot`]);
+  return [...LEVELS, ["random", "random bot"], ...named];
 }
 
 function fillSeats() {
@@ -33,7 +42,7 @@ function fillSeats() {
       "select",
       { class: "seat-kind", "data-seat": i, "aria-label": `seat ${i} kind` },
       h("option", { value: "human", selected: i === 0 }, i === 0 ? "you" : "a person"),
-      ...botChoices(g).map((a) => h("option", { value: `bot:${a}`, selected: i > 0 && a === botChoices(g)[0] }, `${a} bot`)),
+      ...botChoices(g).map(([a, label], k) => h("option", { value: `bot:${a}`, selected: i > 0 && k === 0 }, label)),
     );
     rows.push(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `Seat ${i}`), kind));
   }
@@ -51,12 +60,15 @@ function fillOptions(g) {
         input = h("select", { name: o.name }, ...o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c))));
       } else if (o.type === "bool") {
         input = h("input", { type: "checkbox", name: o.name, checked: !!o.default });
+      } else if (o.type === "int" || o.type === "float") {
+        input = h("input", { name: o.name, type: "number", value: o.default === null ? "" : String(o.default), min: o.min ?? undefined, max: o.max ?? undefined, step: o.type === "int" ? 1 : "any" });
       } else {
-        input = h("input", { name: o.name, value: o.default === null ? "" : String(o.default), size: 12 });
+        input = h("input", { name: o.name, value: o.default === null ? "" : String(o.default), size: 12, maxlength: 200 });
       }
       input.dataset.default = o.default === null ? "" : String(o.default);
       input.classList.add("option");
-      return h("label", { class: "option-row", title: o.help }, h("span", {}, o.name.replaceAll("_", " ")), input, h("small", {}, o.help));
+      const range = o.min !== null && o.min !== undefined ? ` (${o.min}–${o.max ?? "…"})` : "";
+      return h("label", { class: "option-row", title: o.help }, h("span", {}, o.name.replaceAll("_", " ")), input, h("small", {}, o.help + range));
     }),
   );
   $("options-box").hidden = options.length === 0;
@@ -104,14 +116,16 @@ function tableItem(t) {
   let link;
   if (t.status === "waiting") link = h("a", { href: `/table/${t.id}`, class: "button" }, "join");
   else if (t.status === "playing") link = h("a", { href: `/table/${t.id}`, class: "button" }, "watch");
-  else link = h("a", { href: `/table/${t.id}#replay`, class: "button" }, "replay");
+  else if (t.status === "finished") link = h("a", { href: `/table/${t.id}#replay`, class: "button" }, "replay");
+  else link = h("span", { class: "muted" }, t.status);
   let result = "";
   if (t.result) result = ` — winner: ${t.result.winners.map((w) => `seat ${w}`).join(", ")}`;
   return h(
     "li",
-    { "data-table": t.id },
+    { "data-table": t.id, "data-status": t.status },
     h("strong", {}, t.title),
     ` (${t.variant}) `,
+    t.seed_chosen ? h("span", { class: "badge", title: "the player chose this table's seed" }, "solo, own seed") : "",
     h("span", { class: "muted" }, seats),
     result,
     " ",
@@ -119,16 +133,39 @@ function tableItem(t) {
   );
 }
 
+// The listing: one page at a time, filtered by game, status and free seats.
+const listing = { offset: 0, limit: 20, total: 0 };
+
+function listQuery() {
+  const q = new URLSearchParams({ limit: String(listing.limit), offset: String(listing.offset) });
+  if ($("f-game").value) q.set("game", $("f-game").value);
+  if ($("f-status").value) q.set("status", $("f-status").value);
+  if ($("f-free").checked) q.set("free", "true");
+  return q;
+}
+
 async function refresh() {
   try {
-    const { tables } = await getJSON("/api/tables");
-    for (const status of ["waiting", "playing", "finished"]) {
-      const items = tables.filter((t) => t.status === status).map(tableItem);
-      $(`tables-${status}`).replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "none")]));
+    const { tables, total } = await getJSON(`/api/tables?${listQuery()}`);
+    listing.total = total;
+    if (listing.offset > 0 && listing.offset >= total) {
+      listing.offset = Math.max(0, total - listing.limit);
+      return refresh();
     }
+    const items = tables.map(tableItem);
+    $("tables").replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "none")]));
+    const last = Math.min(total, listing.offset + tables.length);
+    $("page-info").textContent = total ? `${listing.offset + 1}–${last} of ${total}` : "";
+    $("prev-page").disabled = listing.offset === 0;
+    $("next-page").disabled = last >= total;
   } catch (e) {
-    $("tables-waiting").replaceChildren(h("li", { class: "error" }, e.message));
+    $("tables").replaceChildren(h("li", { class: "error" }, e.message));
   }
+}
+
+function refilter() {
+  listing.offset = 0;
+  refresh();
 }
 
 async function main() {
@@ -143,6 +180,16 @@ async function main() {
   $("players").addEventListener("change", fillSeats);
   $("create-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
+  $("f-game").replaceChildren(h("option", { value: "" }, "every game"), ...games.map((g) => h("option", { value: g.id }, g.title)));
+  for (const id of ["f-game", "f-status", "f-free"]) $(id).addEventListener("change", refilter);
+  $("prev-page").addEventListener("click", () => {
+    listing.offset = Math.max(0, listing.offset - listing.limit);
+    refresh();
+  });
+  $("next-page").addEventListener("click", () => {
+    listing.offset += listing.limit;
+    refresh();
+  });
   fillGame();
   refresh();
   setInterval(refresh, 5000);

@@ -69,12 +69,26 @@ function renderSeats() {
   $("seat-list").replaceChildren(...items);
   $("invite").value = `${location.origin}/table/${t.id}`;
   $("title").textContent = `${t.title} · ${t.variant} · ${statusText(t)}`;
-  document.title = `Bestiary — ${t.title}`;
+  const mineToPlay = page.state && page.state.yourTurn && !page.replay;
+  document.title = `${mineToPlay ? "▶ Your turn — " : ""}Bestiary — ${t.title}`;
+  renderFairness(t);
+}
+
+// The deal's fairness: the seed's SHA-256 is published from the start, the seed
+// itself once the game is over, so anyone can check sha256(seed) and replay it.
+function renderFairness(t) {
+  const el = $("fairness");
+  if (!el || !t.seed_sha256) return;
+  const parts = [`deal commitment sha256: ${t.seed_sha256}`];
+  if (t.seed) parts.push(`seed: ${t.seed}`);
+  if (t.seed_chosen) parts.push("(a solo table: the player chose the seed)");
+  el.textContent = parts.join(" · ");
 }
 
 function statusText(t) {
   if (t.status === "waiting") return "waiting for players";
   if (t.status === "finished") return "finished";
+  if (t.status === "expired") return "expired (nobody joined in time)";
   return `move ${t.moves}`;
 }
 
