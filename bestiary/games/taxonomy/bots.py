@@ -41,14 +41,17 @@ def _group(card: Mapping[str, Any]) -> str:
     return str(card["type"])
 
 
-def _content_points(size: int, orphan: bool) -> float:
-    """What a set of 4 of a key of this size scores (RULES.md, reading 7)."""
+def _content_points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float:
+    """What a set of 4 of a key of this size scores under the table in force
+    (the view's ``scoring``: data/scoring.toml or a designer's, reading 7)."""
+    if not scoring:
+        return 0.0
+    four = scoring["four"]
     if orphan:
-        return 2.0
-    if size <= 4:
-        return 3.0
-    if size <= 7:
-        return 2.0
+        return float(four["orphans"])
+    for band in four["sizes"]:
+        if band["up_to"] is None or size <= band["up_to"]:
+            return float(band["points"])
     return 0.0
 
 
@@ -220,7 +223,9 @@ class HeuristicAgent:
             if n + unseen[k] < 3:  # cannot even reach the 3 of a 5+3
                 continue
             value = n * n + 0.3 * min(unseen[k], 8)
-            value += self.greed * _content_points(sizes.get(k, 8), k in orphans)
+            value += self.greed * _content_points(
+                sizes.get(k, 8), k in orphans, view.get("scoring")
+            )
             if k in table_keys:
                 value += 100.0  # a laid set is fixed: it is always part of the plan
             scored.append((value, k))

@@ -38,7 +38,11 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
         + ("a tie" if d.get("loser") is None else f"seat {d['loser']} loses a turn")
     ),
     "skipped": lambda d: f"seat {d['seat']} skips this turn",
-    "claim_open": lambda d: f"you may claim {d['card']} (as {', '.join(d['keys'])})",
+    "claim_open": lambda d: (
+        f"you may claim {d['card']} (as {', '.join(d['keys'])})"
+        if d.get("keys")
+        else f"{d['card']} was discarded: you cannot claim it (pass)"
+    ),
     "decided": lambda d: f"seat {d['seat']} chose: {d['choice']}",
     "claims_closed": lambda d: (
         f"{d['card']} was claimed" if d.get("claimed") else f"nobody claims {d['card']}"

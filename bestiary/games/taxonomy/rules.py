@@ -181,7 +181,7 @@ class TaxonomyState(State):
     )
     # Derived: card dicts for views (rebuilt when a roll changes a card) and
     # the legal moves of the discard phase.
-    CACHES: ClassVar[frozenset[str]] = frozenset({"_cc", "_legal"})
+    CACHES: ClassVar[frozenset[str]] = frozenset({"_cc", "_legal", "_rr_json"})
 
     def __init__(self, game: Game, players: int, seed: int, rules: TaxonomyRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -202,7 +202,9 @@ class TaxonomyState(State):
         self.bans: list[set[int]] = [set() for _ in range(n)]
         self.round = 0
         self.dealer = 0
-        self.round_results: list[dict[str, Any]] = []
+        # Finished rounds: immutable, so copies share them; their JSON is a cache.
+        self.round_results: tuple[RoundResult, ...] = ()
+        self._rr_json: list[dict[str, Any]] | None = None
         self.round_turns: list[int] = []
         self._over = False
         self._result: Result | None = None
@@ -312,20 +314,13 @@ class TaxonomyState(State):
         self._begin_turn(first)
 
     def _end_round(self, winner: int | None, score: Score | None, reason: str) -> None:
-        res: dict[str, Any] = {
-            "round": self.round + 1,
-            "winner": winner,
-            "pattern": score.pattern if score else None,
-            "points": score.points if score else 0,
-            "sets": score.to_json(self.deck)["sets"] if score else [],
-            "breakdown": score.breakdown() if score else [],
-            "reason": reason,
-        }
-        self.round_results.append(res)
+        res = RoundResult(self.round + 1, winner, score, reason)
+        self.round_results = (*self.round_results, res)
+        self._rr_json = None
         self.round_turns.append(self.turns)
         self.epoch += 1
         if self.log.enabled:
-            self.log.emit("round_end", **res)
+            self.log.emit("round_end", **res.to_json(self.deck))
         self.round += 1
         self.queue = []
         if self.round >= self.rules.rounds:
@@ -342,18 +337,18 @@ class TaxonomyState(State):
         self._legal = []
         top = max(self.scores)
         winners = [s for s in range(self.players) if self.scores[s] == top]
-        patterns = [r["pattern"] for r in self.round_results if r["pattern"]]
+        patterns = [r.pattern for r in self.round_results if r.pattern]
         stats: dict[str, Any] = {
             "rounds": len(self.round_results),
             "round_length": sum(self.round_turns) / max(len(self.round_turns), 1),
-            "no_winner_rounds": sum(1 for r in self.round_results if r["winner"] is None),
+            "no_winner_rounds": sum(1 for r in self.round_results if r.winner is None),
             "pattern": patterns,
-            "round_outcome": [r["pattern"] or "no winner" for r in self.round_results],
+            "round_outcome": [r.pattern or "no winner" for r in self.round_results],
         }
         if patterns:
-            stats["winning_points"] = sum(
-                r["points"] for r in self.round_results if r["pattern"]
-            ) / len(patterns)
+            stats["winning_points"] = sum(r.points for r in self.round_results if r.pattern) / len(
+                patterns
+            )
         self._result = Result([float(x) for x in self.scores], winners, stats)
         if self.log.enabled:
             self.log.emit("game_over", scores=list(self.scores), winners=winners)
@@ -978,7 +973,6 @@ class TaxonomyState(State):
         o.log = self.log.copy()
         o.scores = list(self.scores)
         o.bans = [set(b) for b in self.bans]
-        o.round_results = [_copy_json(r) for r in self.round_results]
         o.round_turns = list(self.round_turns)
         o.nat = list(self.nat)
         o.roll = list(self.roll)
@@ -1172,11 +1166,38 @@ class TaxonomyState(State):
     def view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)
 
+    def results_json(self) -> list[dict[str, Any]]:
+        """Every finished round as JSON (cached; views share it: readers must not mutate)."""
+        if self._rr_json is None:
+            self._rr_json = [r.to_json(self.deck) for r in self.round_results]
+        return self._rr_json
 
-def _copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (a round's result: dicts, lists, scalars)."""
-    if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(v) for v in value]
-    return value
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A finished round: its winner and winning hand's score (None: no winner)."""
+
+    round: int
+    winner: int | None
+    score: Score | None
+    reason: str
+
+    @property
+    def pattern(self) -> str | None:
+        return self.score.pattern if self.score else None
+
+    @property
+    def points(self) -> int:
+        return self.score.points if self.score else 0
+
+    def to_json(self, deck: Deck) -> dict[str, Any]:
+        score = self.score
+        return {
+            "round": self.round,
+            "winner": self.winner,
+            "pattern": self.pattern,
+            "points": self.points,
+            "sets": score.to_json(deck)["sets"] if score else [],
+            "breakdown": score.breakdown() if score else [],
+            "reason": self.reason,
+        }

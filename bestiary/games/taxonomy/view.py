@@ -21,7 +21,6 @@ the table's pause otherwise.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .actions import CLAIM, RPS_NAMES
@@ -42,9 +41,19 @@ MAIN, ATTACK_CHOICE, DUEL, IMPATIENT_CHOICE, CLAIM_WINDOW, DECLARE, OVER = (
 )
 
 
-@lru_cache(maxsize=8)
+_SCORING_JSON: dict[int, tuple[ScoringTable, dict[str, Any]]] = {}
+
+
 def scoring_json(table: ScoringTable) -> dict[str, Any]:
-    """The scoring table in force, for bots and pages (shared: readers must not mutate it)."""
+    """The scoring table in force, for bots and pages (built once per table,
+    found by identity: hashing the table per view would cost more)."""
+    hit = _SCORING_JSON.get(id(table))
+    if hit is None or hit[0] is not table:
+        hit = _SCORING_JSON[id(table)] = (table, _scoring_json(table))
+    return hit[1]
+
+
+def _scoring_json(table: ScoringTable) -> dict[str, Any]:
     return {
         "method": {
             "4+4": list(table.method_four_four),
@@ -156,6 +165,7 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
     if st._result is not None:
         result = {"scores": st._result.scores, "winners": st._result.winners}
     peek = st.peeks[me] if me is not None else None
+    results = st.results_json()
     return {
         "game": "taxonomy",
         "variant": {
@@ -203,8 +213,8 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
         "seen_hands": {str(q): [card(c) for c in cards] for q, cards in st.seen_hands[me].items()}
         if me is not None
         else {},
-        "last_round": st.round_results[-1] if st.round_results else None,
-        "round_results": list(st.round_results),
+        "last_round": results[-1] if results else None,
+        "round_results": list(results),
         "key_sizes": {names[k]: deck.key_size[k] for k in range(deck.num_keys)},
         "orphan_keys": sorted(names[k] for k in deck.orphan_keys),
         "scoring": scoring_json(st.scoring),

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bestiary.engine import get_game
 from bestiary.games.taxonomy.bots import HeuristicAgent
+from bestiary.games.taxonomy.scoring_file import load_scoring
+from bestiary.games.taxonomy.view import scoring_json
 from bestiary.sim.runner import simulate
 
 
@@ -55,6 +58,7 @@ def base_view(hand: list[dict], **extra: Any) -> dict[str, Any]:
         "scores": [0, 0],
         "key_sizes": {"Slime": 9, "Undead": 15, "Plant": 7, "Elf": 2, "Angel": 6},
         "orphan_keys": [],
+        "scoring": scoring_json(load_scoring()),
     }
     view.update(extra)
     return view
@@ -194,3 +198,19 @@ def test_attack_ties_are_broken_at_random_not_always_at_the_lowest_seat() -> Non
         for s in range(20)
     }
     assert targets == {"attack 0", "attack 1", "attack 2"}
+
+
+def test_values_a_set_by_the_scoring_table_in_force(tmp_path: Path) -> None:
+    """The bot reads the table from the view (`scoring`), so a designer's table
+    (`-o scoring=FILE`) changes what it builds toward."""
+    from bestiary.games.taxonomy.bots import _content_points
+    from bestiary.games.taxonomy.scoring_file import DEFAULT_SCORING
+
+    assert _content_points(4, False, scoring_json(load_scoring())) == 3.0
+    path = tmp_path / "scoring.toml"
+    path.write_text(
+        DEFAULT_SCORING.read_text().replace(
+            "{ up_to = 4, points = 3 }", "{ up_to = 4, points = 9 }"
+        )
+    )
+    assert _content_points(4, False, scoring_json(load_scoring(str(path)))) == 9.0

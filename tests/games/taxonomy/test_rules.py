@@ -382,7 +382,7 @@ def test_stock_running_out_ends_the_round_with_no_winner() -> None:
     st = arrange(state(4), {}, stock=["Slime"])
     st.stock.clear()
     st.apply_text(0, "discard Slime")
-    res = st.round_results[0]
+    res = st.view(0)["round_results"][0]
     assert res["winner"] is None and res["reason"] == "the stock ran out"
     assert st.round == 1 and st.scores == [0, 0, 0, 0]
     assert st.to_act() == (1,), "the deal rotates: seat 1 deals and plays first"
@@ -490,7 +490,7 @@ def test_a_refill_draw_that_completes_the_hand_may_be_declared() -> None:
         assert st.view(0)["can_win"] is True
         st.apply_text(0, answer)
         if answer == "win":
-            assert st.round_results[0]["winner"] == 0 and st.scores[0] == 3 + 0 + 3
+            assert st.view(0)["round_results"][0]["winner"] == 0 and st.scores[0] == 3 + 0 + 3
         else:
             assert st.round == 0 and st.to_act() != (0,)
 
@@ -507,7 +507,7 @@ def test_claims_reset_when_a_round_ends() -> None:
     st.apply(1, st.legal(1)[0])
     st.stock = []  # the next draw ends the round: "the stock ran out"
     st._begin_turn(2)
-    assert st.round == 1 and st.round_results[0]["winner"] is None
+    assert st.round == 1 and st.round_results[0].winner is None
     assert st.claims == [0, 0, 0, 0] and st.view(2)["claims"] == [0, 0, 0, 0]
     assert st.tables == [[], [], [], []]
 
