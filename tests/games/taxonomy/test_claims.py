@@ -99,6 +99,24 @@ def test_others_do_not_see_an_impatient_choice_or_a_declare_decision() -> None:
     assert st.phase == "impatient"
     assert (st.view(1)["phase"], st.view(1)["to_act"]) == ("discard", [0])
     assert st.view(0)["phase"] == "impatient"
+    # Imp (mean) takes Slime, the last card in hand; the refill draws Mindflayer:
+    # Undead 4 + Molluskan 4 — a winning hand seat 0 may declare or not.
+    st = arrange(
+        state(4),
+        {0: ["Imp", "Mummy", "Zombie", "Lich", "Jiangshi", *MOLLUSK3]},
+        stock=["Slime", "Mindflayer"],
+    )
+    st.rng = _Last(0)
+    st.apply_text(0, "discard Imp")
+    assert st.phase == "declare" and st.view(0)["phase"] == "declare"
+    assert (st.view(1)["phase"], st.view(1)["to_act"], st.view(1)["prompt"]) == ("discard", [], "")
+
+
+class _Last(Rng):
+    """An RNG whose random index is always the last (the mean monster's pick)."""
+
+    def randrange(self, n: int) -> int:
+        return n - 1
 
 
 # -- the option claim_window=all ------------------------------------------------------------
@@ -146,6 +164,8 @@ def test_a_determinization_works_out_again_who_may_claim() -> None:
     for i in range(30):
         d = st.determinize(2, Rng(i))
         assert d.view(2) == st.view(2)
+        held = sorted(c for cards in d.zones().values() for c in cards)
+        assert held == list(range(d.deck.size)), "every card once"
         assert d.to_act() and set(d.to_act()) <= {1, 3}
         for q in d.to_act():
             assert d.hk[q][undead] >= 3, "an asked seat holds three of the key"
