@@ -102,20 +102,41 @@ _ERA_COLUMNS = [
 def _rows(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
     """Data rows with their line numbers; '#' lines are comments."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        raw = path.read_bytes()
     except OSError as exc:
         raise BadCardFile(str(path), None, f"cannot read: {exc.strerror}") from None
+    return _parse_rows(str(path), raw, columns)
+
+
+def _parse_rows(where: str, raw: bytes, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
+    try:
+        # 'utf-8-sig': a byte order mark (spreadsheets write one) is not data.
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BadCardFile(
+            where, None, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8 CSV"
+        ) from None
+    if "\0" in text:
+        raise BadCardFile(where, None, "contains a NUL character; save the file as UTF-8 CSV")
+    lines = text.splitlines()
     numbered = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.startswith("#")]
     if not numbered:
-        raise BadCardFile(str(path), None, "no header line")
-    reader = csv.reader([ln for _, ln in numbered])
-    header = next(reader)
-    if [h.strip() for h in header] != columns:
-        raise BadCardFile(str(path), numbered[0][0], f"header must be: {','.join(columns)}")
+        raise BadCardFile(where, None, "no header line")
     out = []
-    for (lineno, _), row in zip(numbered[1:], reader, strict=True):
+    header: list[str] | None = None
+    for lineno, line in numbered:
+        try:
+            rows = list(csv.reader([line]))
+        except csv.Error as exc:
+            raise BadCardFile(where, lineno, f"not a CSV line: {exc}") from None
+        row = rows[0] if rows else []
+        if header is None:
+            header = row
+            if [h.strip() for h in header] != columns:
+                raise BadCardFile(where, lineno, f"header must be: {','.join(columns)}")
+            continue
         if len(row) != len(columns):
-            raise BadCardFile(str(path), lineno, f"expected {len(columns)} fields, got {len(row)}")
+            raise BadCardFile(where, lineno, f"expected {len(columns)} fields, got {len(row)}")
         out.append((lineno, {k: v.strip() for k, v in zip(columns, row, strict=True)}))
     return out
 
@@ -135,9 +156,18 @@ def _int(path: Path, lineno: int, field: str, text: str, lo: int, hi: int) -> in
 def load_cards(path: Path | str = DATA / "cards.csv") -> tuple[Card, ...]:
     """Every monster card, validated (BadCardFile names the line and the problem)."""
     path = Path(path)
+    return _build_cards(path, _rows(path, _CARD_COLUMNS))
+
+
+def parse_cards(where: str, raw: bytes) -> tuple[Card, ...]:
+    """A card file's bytes -> its cards (``where`` names it in errors)."""
+    return _build_cards(Path(where), _parse_rows(where, raw, _CARD_COLUMNS))
+
+
+def _build_cards(path: Path, rows: list[tuple[int, dict[str, str]]]) -> tuple[Card, ...]:
     cards: list[Card] = []
     names: set[str] = set()
-    for lineno, r in _rows(path, _CARD_COLUMNS):
+    for lineno, r in rows:
         if r["name"].casefold() in names:
             raise BadCardFile(str(path), lineno, f"duplicate card name {r['name']!r}")
         for field, allowed in (("set", SETS), ("colour", COLOURS), ("third", THIRDS)):
@@ -218,6 +248,19 @@ def default_eras() -> tuple[Era, ...]:
     return load_eras()
 
 
-@lru_cache(maxsize=8)
 def cards_from(path: str) -> tuple[Card, ...]:
-    return load_cards(path) if path else default_cards()
+    """The card set of a match: the standard deck, or a designer's file. A file is
+    read once per version (its size and modification time): a match and its
+    bots keep one card table, and a file edited between matches is read again."""
+    if not path:
+        return default_cards()
+    try:
+        st = Path(path).stat()
+    except OSError as exc:
+        raise BadCardFile(path, None, f"cannot read: {exc.strerror}") from None
+    return _cards_version(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=8)
+def _cards_version(path: str, mtime_ns: int, size: int) -> tuple[Card, ...]:
+    return load_cards(path)

@@ -11,8 +11,8 @@ from bestiary.engine import BadInput, Event, Game, Rng, Ruleset, UnknownCard
 
 from .cards import cards_from, default_eras
 from .rules import TeratozoicRules, TeratozoicState
-from .solver import best_build, score_pool
-from .tiles import Placement, score_layout
+from .solver import best_build, build_within, score_pool
+from .tiles import Build, Placement, score_layout
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -103,10 +103,16 @@ class TeratozoicGame(Game):
         """``{"cards": [names]}`` -> the best build; ``{"gene_pool": [names]}`` -> final
         scoring; ``{"placements": [[name, x, y, turned], ...]}`` (optionally with
         ``"doubling_ignores_colour": bool``) -> that exact layout's score, as the game
-        scores ``build placed`` (the web page's live score asks this)."""
+        scores ``build placed`` (the web page's live score asks this). Answers name
+        cards as they were given (by name). ``"budget"`` (search nodes, default
+        ``SCORE_BUDGET``) caps the work of the first two: when it runs out the answer
+        is the best found, with ``"exact": false``."""
         assert isinstance(rules, TeratozoicRules)
+        if not isinstance(payload, Mapping):
+            raise BadInput(_SCORE_USAGE)
         deck = cards_from(rules.cards)
         by_name = {c.name.casefold(): c.id for c in deck}
+        budget = _budget(payload)
 
         def ids(key: str) -> list[int]:
             names = payload.get(key)
@@ -115,17 +121,17 @@ class TeratozoicGame(Game):
             out = []
             for n in names:
                 if n.casefold() not in by_name:
-                    raise BadInput(f"unknown card {n!r}; see `bestiary cards teratozoic`")
+                    raise UnknownCard(n, (c.name for c in deck))
                 out.append(by_name[n.casefold()])
             if len(set(out)) != len(out):
                 raise BadInput("a card is listed twice")
             return out
 
         if "cards" in payload:
-            b = best_build(deck, ids("cards"), rules.doubling_ignores_colour)
-            return {"score": b.score, "build": b.to_json()}
+            b, exact = build_within(deck, ids("cards"), rules.doubling_ignores_colour, budget)
+            return {"score": b.score, "exact": exact, "build": named_build(deck, b)}
         if "gene_pool" in payload:
-            p = score_pool(deck, ids("gene_pool"))
+            p = score_pool(deck, ids("gene_pool"), budget)
             return {
                 "cards": p.cards,
                 "monsters": {c: m.size for c, m in p.by_colour.items()},
@@ -136,15 +142,15 @@ class TeratozoicGame(Game):
             if not isinstance(ignore, bool):
                 raise BadInput("'doubling_ignores_colour' must be true or false")
             b = score_layout(deck, _layout(payload["placements"], deck, by_name), ignore)
-            return {"score": b.score, "build": b.to_json()}
-        raise BadInput(
-            'give {"cards": [names]} (a play), {"gene_pool": [names]} (final scoring) '
-            'or {"placements": [[name, x, y, turned], ...]} (a layout)'
-        )
+            return {"score": b.score, "exact": True, "build": named_build(deck, b)}
+        raise BadInput(_SCORE_USAGE)
 
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
-        """Median solver times: 5-card hands and 30-card Gene Pools (cold caches)."""
-        from . import solver
+        """Median solver times (cold caches): 5-card hands, 30-card Gene Pools, Gene
+        Pools bred towards one colour (20 of 30), whole colours (every card of a
+        colour: the largest single-colour pool the deck allows) and random 12-29
+        card single-colour pools; and how many were proven exact."""
+        from . import closed, solver
 
         assert isinstance(rules, TeratozoicRules)
         deck = cards_from(rules.cards)
@@ -153,43 +159,86 @@ class TeratozoicGame(Game):
 
         def cold() -> None:
             solver._BUILDS.clear()
-            solver.close_all.cache_clear()
             solver.connect_all.cache_clear()
-            solver._largest_closed_cached.cache_clear()
+            for cache in (
+                closed.close_all,
+                closed._largest_closed_cached,
+                closed.parity_bound,
+                closed.segment_bound,
+                closed.upper_bound,
+            ):
+                cache.cache_clear()
 
-        hand_ms, pool_ms = [], []
+        def timed(pool: list[int]) -> tuple[float, bool]:
+            cold()
+            t0 = time.perf_counter()
+            exact = score_pool(deck, pool).exact
+            return (time.perf_counter() - t0) * 1000, exact
+
+        hand_ms = []
         for _ in range(200):
             hand = rng.sample(ids, 5)
             cold()
             t0 = time.perf_counter()
             best_build(deck, hand, rules.doubling_ignores_colour)
             hand_ms.append((time.perf_counter() - t0) * 1000)
-        for _ in range(10):
-            pool = rng.sample(ids, 30)
-            cold()
-            t0 = time.perf_counter()
-            score_pool(deck, pool)
-            pool_ms.append((time.perf_counter() - t0) * 1000)
-        # The hard case: a Gene Pool bred towards one colour (20 of its 30 cards).
-        one_ms, exact = [], 0
-        for colour in ("orange", "purple", "green"):
+        pool = [timed(rng.sample(ids, 30)) for _ in range(10)]
+        colours = [
+            c for c in ("orange", "purple", "green") if any(deck[i].colour == c for i in ids)
+        ]
+        one, whole, single = [], [], []
+        for colour in colours:
             mine = [i for i in ids if deck[i].colour == colour]
             rest = [i for i in ids if deck[i].colour != colour]
-            pool = rng.sample(mine, min(20, len(mine))) + rng.sample(rest, 10)
-            cold()
-            t0 = time.perf_counter()
-            exact += score_pool(deck, pool).exact
-            one_ms.append((time.perf_counter() - t0) * 1000)
+            # A Gene Pool bred towards one colour (20 of its 30 cards).
+            one.append(timed(rng.sample(mine, min(20, len(mine))) + rng.sample(rest, 10)))
+            whole.append(timed(mine))
+            for _ in range(10):
+                single.append(timed(rng.sample(mine, rng.randint(min(12, len(mine)), len(mine)))))
         cold()
-        return {
+        out: dict[str, Any] = {
             "solver_hand5_ms_median": round(statistics.median(hand_ms), 3),
             "solver_hand5_ms_max": round(max(hand_ms), 3),
-            "solver_pool30_ms_median": round(statistics.median(pool_ms), 2),
-            "solver_pool30_ms_max": round(max(pool_ms), 2),
-            "solver_pool30_one_colour_ms_median": round(statistics.median(one_ms), 2),
-            "solver_pool30_one_colour_ms_max": round(max(one_ms), 2),
-            "solver_pool30_one_colour_exact": f"{exact}/3",
         }
+        for name, runs in (
+            ("pool30", pool),
+            ("pool30_one_colour", one),
+            ("whole_colour", whole),
+            ("single_colour_12_29", single),
+        ):
+            if not runs:
+                continue
+            ms = [t for t, _ in runs]
+            out[f"solver_{name}_ms_median"] = round(statistics.median(ms), 2)
+            out[f"solver_{name}_ms_max"] = round(max(ms), 2)
+            out[f"solver_{name}_exact"] = f"{sum(e for _, e in runs)}/{len(runs)}"
+        return out
+
+
+_SCORE_USAGE = (
+    'give {"cards": [names]} (a play), {"gene_pool": [names]} (final scoring) '
+    'or {"placements": [[name, x, y, turned], ...]} (a layout); optionally "budget": '
+    "search nodes (a whole number >= 1)"
+)
+# The score tool's default work cap: a play of up to 12 cards is solved exactly,
+# and every Gene Pool of the standard deck is proven within it (RULES.md).
+SCORE_BUDGET = 1_000_000
+
+
+def _budget(payload: Mapping[str, Any]) -> int:
+    raw = payload.get("budget", SCORE_BUDGET)
+    if not isinstance(raw, int) or isinstance(raw, bool) or raw < 1:
+        raise BadInput(f"'budget' must be a whole number of search nodes >= 1, not {raw!r}")
+    return raw
+
+
+def named_build(deck: Sequence[Card], build: Build) -> dict[str, Any]:
+    """A build's JSON with card names where the game's own JSON has ids."""
+    out = build.to_json()
+    for m in out["monsters"]:
+        m["cards"] = [deck[i].name for i in m["cards"]]
+        m["placements"] = [[deck[i].name, x, y, t] for i, x, y, t in m["placements"]]
+    return out
 
 
 def _layout(raw: object, deck: Sequence[Card], by_name: Mapping[str, int]) -> list[Placement]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -62,6 +63,16 @@ def _monsters(deck: Sequence[Card], build: Mapping[str, Any]) -> Text:
     return out
 
 
+def _final_text(final: Mapping[str, Any]) -> str:
+    """The final scoring of one Gene Pool; says so when the solver's budget ran
+    out before the monsters were proven the largest (``exact`` false)."""
+    monsters = ", ".join(f"{c} {n}" for c, n in final["monsters"].items())
+    text = f"final: {final['cards']} cards ({monsters or 'no closed monster'})"
+    if final.get("exact") is False:
+        text += " — NOT PROVEN the largest (search budget ran out)"
+    return text
+
+
 def render_view(
     game: TeratozoicGame, view: Mapping[str, Any], events: Sequence[Event]
 ) -> RenderableType:
@@ -86,7 +97,7 @@ def render_view(
         if view.get("winner") == p["seat"]:
             state = "WINNER"
         if p["final"]:
-            state = f"final: {p['final']['cards']} cards {p['final']['monsters']}"
+            state = _final_text(p["final"])
         table.add_row(
             str(p["seat"]),
             str(p["gene_pool"]),
@@ -94,7 +105,7 @@ def render_view(
             str(p["hand_size"]),
             str(p["held_count"]),
             "" if p["score"] is None else str(p["score"]),
-            state,
+            escape(state),
         )
     parts: list[RenderableType] = [head, table]
     for p in view["players"]:
@@ -204,20 +215,20 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
         table.add_column(col)
     for c in catalog["cards"]:
         table.add_row(
-            c["name"],
-            c["set"],
+            Text(c["name"]),  # a designer's text: data, never markup
+            escape(c["set"]),
             {"sun": "☉", "cross": "☒"}.get(c["pool"], ""),
             Text(f"{SYMBOL[c['colour']]} {c['colour']}", style=STYLE.get(c["colour"], "")),
             str(c["value"]),
-            c["ends"],
-            "doubles its monster" if c["doubler"] else "",
+            Text(c["ends"]),
+            "doubles its colour in its monster" if c["doubler"] else "",
         )
     eras = Table(title="Era cards (RECONSTRUCTION)")
     for col in ("Era", "players", "draw M+G", "play ≥", "winner: play+hand", "others: hand"):
         eras.add_column(col)
     for e in catalog["eras"]:
         eras.add_row(
-            e["name"],
+            Text(e["name"]),
             f"{e['min_players']}+" if e["min_players"] else "all",
             f"{e['draw'][0]} + {e['draw'][1]}",
             str(e["min_play"]),

@@ -84,6 +84,12 @@ class TeratozoicRules(Ruleset):
                 raise BadOptions(f"unknown Era {name!r}; Eras: {', '.join(sorted(names))}")
         if self.eras and self.eras[-1] != FINAL_ERA:
             raise BadOptions(f"the Era stack must end with the {FINAL_ERA}")
+        twice = sorted({n for n in self.eras if self.eras.count(n) > 1})
+        if twice:
+            raise BadOptions(
+                f"eras: each Era card can be used once, but {', '.join(map(repr, twice))} "
+                "is listed more than once"
+            )
 
 
 def era_stack(players: int, rules: TeratozoicRules) -> list[Era]:
@@ -198,6 +204,9 @@ class TeratozoicState(State):
     """One match. Piles are lists whose END is the top card."""
 
     rules: TeratozoicRules
+    # The card table is loaded once per match (a tuple of frozen cards) and the
+    # Builds/PoolScores in ``builds``/``final`` are frozen values: nothing mutates them.
+    SHARED = frozenset({"game", "rules", "deck"})
 
     def __init__(
         self, game: TeratozoicGame, players: int, seed: int, rules: TeratozoicRules
@@ -223,7 +232,9 @@ class TeratozoicState(State):
         self.eras: list[Era] = era_stack(players, rules)  # the stack, top first
         self.era_discard: list[Era] = []
         self.ratio_era: Era | None = None  # the previous Era, for a draw the final Era interrupted
-        self.final_shuffled = False
+        # 'During this Era, once a player's Gene Pool is exhausted they cannot
+        # shuffle it': a game that starts in the Teratozoic Era never reshuffles.
+        self.final_shuffled = self.eras[0].final
         # Set-up: 'Each player must select a starting deck of six cards'.
         chosen = self.rng.sample(pools, players)
         self.pool: list[list[int]] = []
@@ -868,12 +879,36 @@ class TeratozoicState(State):
         other.final = list(self.final)
         return other
 
+    def zones(self) -> dict[str, list[int]]:
+        """Every card of the match, once, by zone. A card gained this generation
+        sits in its new owner's Gene Pool discard pile (and still in the hand it
+        was drawn to, until Mutation): it is counted in the discard pile only."""
+        gained = set(self.taken) | set(self.kept)
+        out = {"mutations": list(self.mutations), "mutations discard": list(self.mut_discard)}
+        for s in range(self.players):
+            out[f"gene pool {s}"] = list(self.pool[s])
+            out[f"gene pool discard {s}"] = list(self.gdiscard[s])
+            out[f"hand {s}"] = [c for c in self.hand[s] if c not in gained]
+            out[f"tie draws {s}"] = [c for c in self.tie_cards[s] if c not in gained]
+        return out
+
+    def _hidden_hand(self, s: int) -> list[int]:
+        """Positions in seat ``s``'s hand that others cannot see: the whole hand
+        before Growth; afterwards the recessive genes, unless kept (a kept card
+        goes face up to the Gene Pool discard pile)."""
+        if not self._public_played():
+            return list(range(len(self.hand[s])))
+        hidden = set(self.held[s]) - set(self.kept)
+        return [i for i, c in enumerate(self.hand[s]) if c in hidden]
+
     def determinize(self, seat: int, rng: Rng) -> TeratozoicState:
         """Resample what ``seat`` cannot see: the Mutations Deck and its discard
         pile, other players' Gene Pools and hidden hand cards, and the order of
-        its own Gene Pool. Sizes, public cards and its own hand stay."""
+        its own Gene Pool. Sizes, public cards and its own hand stay; the
+        future shuffles come from ``rng``, not from the real state's RNG."""
         other = self.clone()
         public = self._public_played()
+        other.rng = rng.fork()
         slots: list[tuple[list[int], int]] = []
         for pile in (other.mutations, other.mut_discard):
             slots += [(pile, i) for i in range(len(pile))]
@@ -881,10 +916,7 @@ class TeratozoicState(State):
             if s == seat:
                 continue
             slots += [(other.pool[s], i) for i in range(len(other.pool[s]))]
-            held = set(self.held[s])
-            for i, c in enumerate(other.hand[s]):
-                if not public or c in held:
-                    slots.append((other.hand[s], i))
+            slots += [(other.hand[s], i) for i in self._hidden_hand(s)]
         unknown = [pile[i] for pile, i in slots]
         rng.shuffle(unknown)
         mapping: dict[int, int] = {}

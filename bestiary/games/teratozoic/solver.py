@@ -26,6 +26,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import Card
+from .closed import (
+    NODE_BUDGET,
+    ClosedMonster,
+    ShapeLayout,
+    close_all,
+    largest_closed,
+    upper_bound,
+)
 from .tiles import OPPOSITE, Build, Monster, Placement, edge, monster_value
 
 _ROW = 256  # |y| stays far below this for any layout of < 100 cards
@@ -42,89 +50,11 @@ def _edges(mask: int) -> tuple[int, int, int, int]:
 
 
 # ------------------------------------------------------------------ best build
-Shape = tuple[
-    int, ...
-]  # a card's orientation masks, sorted: cards of one shape are interchangeable
-ShapeLayout = tuple[tuple[int, int, int], ...]  # (x, y, orientation mask) per card
+Shape = tuple[int, ...]  # a card's orientation masks, sorted: one shape, interchangeable cards
 
 
 def shape_of(card: Card) -> Shape:
     return tuple(sorted(card.orients))
-
-
-@lru_cache(maxsize=65_536)
-def close_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
-    """A layout of exactly these cards (a sorted multiset of shapes) as ONE
-    monster with no loose ends, or None when there is none (exact)."""
-    return _close_search(shapes, 0)[0]
-
-
-def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout | None, bool, int]:
-    """(layout or None, whether the answer is proven, nodes spent). ``budget``:
-    search nodes allowed (0: no limit). Every card must be used, which prunes hard: a branch
-    dies as soon as the monster closes early or has more open ends than cards."""
-    n = len(shapes)
-    uniq = sorted(set(shapes))
-    counts = [shapes.count(s) for s in uniq]
-    if _parity_bound(uniq, counts) < n:
-        return None, True, 0
-    cand = [[(m, _edges(m)) for m in s] for s in uniq]
-    avail = counts
-    cells: dict[int, int] = {}
-    nodes = [0]
-
-    def fits(cell: int) -> list[tuple[int, int]]:
-        # What each neighbour demands of the facing edge (None: empty cell).
-        need = [
-            None if (o := cells.get(cell + _STEP[d])) is None else edge(o, OPPOSITE[d])
-            for d in range(4)
-        ]
-        out = []
-        for k, ok_k in enumerate(avail):
-            if not ok_k:
-                continue
-            for m, es in cand[k]:
-                if all(need[d] is None or es[d] == need[d] for d in range(4)):
-                    out.append((k, m))
-        return out
-
-    def dfs(required: set[int], left: int) -> bool:
-        nodes[0] += 1
-        if budget and nodes[0] > budget:
-            return False
-        if not required:
-            return left == 0
-        if len(required) > left:
-            return False
-        pick, options = -1, None
-        for cell in required:
-            opts = fits(cell)
-            if options is None or len(opts) < len(options):
-                pick, options = cell, opts
-                if not opts:
-                    return False
-        assert options is not None
-        for k, m in options:
-            avail[k] -= 1
-            cells[pick] = m
-            req = set(required)
-            req.discard(pick)
-            for d in range(4):
-                if edge(m, d) and pick + _STEP[d] not in cells:
-                    req.add(pick + _STEP[d])
-            if dfs(req, left - 1):
-                return True
-            del cells[pick]
-            avail[k] += 1
-        return False
-
-    # Every card is in the monster, so the first shape may sit at the origin, upright.
-    m0 = uniq[0][0]
-    avail[0] -= 1
-    cells[0] = m0
-    if not dfs({_STEP[d] for d in range(4) if edge(m0, d)}, n - 1):
-        return None, not (budget and nodes[0] > budget), nodes[0]
-    return tuple(sorted((*_xy(c), m) for c, m in cells.items())), True, nodes[0]
 
 
 @lru_cache(maxsize=65_536)
@@ -200,6 +130,28 @@ def best_build(
             _BUILDS.clear()
         got = _BUILDS[key] = _solve(deck, key[1], doubling_ignores_colour)
     return got
+
+
+def build_within(
+    deck: Sequence[Card], ids: Sequence[int], doubling_ignores_colour: bool, budget: int
+) -> tuple[Build, bool]:
+    """The best build and True when its work fits ``budget`` (the dynamic
+    programme over subsets takes about 3^n steps for n cards); otherwise a good
+    build, not proven best, and False: the cards sorted by colour are solved
+    in groups of at most ``_GROUP`` and the groups' monsters laid side by side."""
+    if 3 ** len(ids) <= budget:
+        return best_build(deck, ids, doubling_ignores_colour), True
+    order = sorted(ids, key=lambda i: (deck[i].colour, -deck[i].value, i))
+    monsters: list[Monster] = []
+    for k in range(0, len(order), _GROUP):
+        part = best_build(deck, order[k : k + _GROUP], doubling_ignores_colour)
+        monsters += part.monsters
+    all_closed = all(m.closed for m in monsters)
+    score = sum(m.value for m in monsters) + int(all_closed)
+    return Build(tuple(monsters), score, all_closed), False
+
+
+_GROUP = 9
 
 
 # Decks are long-lived (cached per card file), so their id() is a safe key.
@@ -305,234 +257,7 @@ def flat_build(
     return Build(tuple(monsters), sum(m.value for m in monsters) + int(all_closed), all_closed)
 
 
-# ------------------------------------------------------------ largest closed
-def _parity_vector(m: int) -> int:
-    """Which (axis, spot) classes hold an odd number of this card's ends. Turning
-    mirrors spots -1 and +1, so those two are counted together."""
-    vec = 0
-    for spot in range(3):
-        v = ((m >> spot) & 1) + ((m >> (6 + spot)) & 1)  # N and S ends at this spot
-        h = ((m >> (3 + spot)) & 1) + ((m >> (9 + spot)) & 1)
-        idx = min(spot, 2 - spot)
-        vec ^= (v & 1) << idx
-        vec ^= (h & 1) << (2 + idx)
-    return vec
-
-
-@lru_cache(maxsize=65_536)
-def _upper_bound_cached(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
-    kinds = [
-        (_parity_vector(s[0]), s[0].bit_count() - 2, k)
-        for s, k in zip(shapes, counts, strict=True)
-        if k > 0
-    ]
-    hubs = [k for k in kinds if k[1] >= 0]
-    leaves = [k for k in kinds if k[1] < 0]
-    best = 0
-    for drop in range(1 << len(hubs)):
-        par, kept, budget = 0, 0, 2
-        for i, (vec, delta, cnt) in enumerate(hubs):
-            c = cnt - (drop >> i & 1)
-            par ^= vec if c & 1 else 0
-            kept += c
-            budget += c * delta
-        for pick in range(1 << len(leaves)):
-            p = par
-            ks = []
-            for j, (vec, _, cnt) in enumerate(leaves):
-                c = cnt - (pick >> j & 1)
-                p ^= vec if c & 1 else 0
-                ks.append(c)
-            if p or min(ks, default=0) < 0:
-                continue
-            cost = sum(c * -d for c, (_, d, _) in zip(ks, leaves, strict=True))
-            # Too many loose-end-only cards: drop them two at a time (parity
-            # kept), the costliest first.
-            for j in sorted(range(len(leaves)), key=lambda j: leaves[j][1]):
-                while cost > budget and ks[j] >= 2:
-                    ks[j] -= 2
-                    cost -= 2 * -leaves[j][1]
-            if cost <= budget:
-                best = max(best, kept + sum(ks))
-    return best
-
-
-def _parity_bound(shapes: Sequence[Shape], counts: Sequence[int]) -> int:
-    """At most this many cards can make one monster with no loose ends:
-
-    - every end meets exactly one end on the same axis and spot, so each
-      (axis, spot) holds an even number of ends;
-    - a monster of n cards joined by c >= n - 1 connections has 2c ends, so
-      sum(ends - 2) >= -2: cards with a single end need cards with three or
-      four ends to hang from.
-
-    The largest subset meeting both (dropping as few cards as needed)."""
-    return _upper_bound_cached(tuple(shapes), tuple(counts))
-
-
-@dataclass(frozen=True)
-class ClosedMonster:
-    size: int
-    counts: tuple[int, ...]  # cards used per shape
-    layout: tuple[tuple[int, int, int], ...]  # (x, y, orientation mask)
-    # False when the search stopped at its node budget before proving that no
-    # larger monster exists (then ``bound`` is the proven upper limit).
-    exact: bool = True
-    bound: int = 0
-
-
-# Search nodes before the pool search gives up proving optimality (about a
-# second of Python); see RULES.md. Every hand-sized question finishes far below.
-NODE_BUDGET = 100_000
-
-
-def largest_closed(
-    shapes: Sequence[Shape], counts: Sequence[int], budget: int = NODE_BUDGET
-) -> ClosedMonster:
-    """The largest monster with no loose ends using at most ``counts[k]`` cards of
-    ``shapes[k]``. Size 0 when none can be built. Exact unless the node budget
-    runs out first (``exact`` says which)."""
-    return _largest_closed_cached(tuple(shapes), tuple(counts), budget)
-
-
-@lru_cache(maxsize=4096)
-def _largest_closed_cached(
-    shapes: tuple[Shape, ...], counts: tuple[int, ...], budget: int
-) -> ClosedMonster:
-    k_shapes = len(shapes)
-    target = _parity_bound(shapes, counts)
-    best: list[ClosedMonster] = [ClosedMonster(0, (0,) * k_shapes, (), True, target)]
-    if target < 1:
-        return best[0]
-    # First: realise whole multisets, from the bound down (dropping few cards).
-    # Using every card prunes so well that this usually settles it at once.
-    got, spent = _realise_from_bound(shapes, counts, target, budget // 2)
-    budget -= spent
-    if got is not None:
-        if got.exact:
-            return got
-        best[0] = got  # a floor for the search below, which may still prove it
-    nodes = [0]
-    cand_edges = [[(m, _edges(m)) for m in s] for s in shapes]
-    avail = list(counts)
-
-    def record(cells: dict[int, int], used: list[int]) -> None:
-        lay = tuple(sorted((*_xy(c), m) for c, m in cells.items()))
-        best[0] = ClosedMonster(len(cells), tuple(used), lay, True, target)
-
-    def fits(cell: int, cells: dict[int, int], lo: int) -> list[tuple[int, int]]:
-        nb = [cells.get(cell + _STEP[d]) for d in range(4)]
-        out = []
-        for k in range(lo, k_shapes):
-            if not avail[k]:
-                continue
-            for m, es in cand_edges[k]:
-                ok = True
-                for d in range(4):
-                    o = nb[d]
-                    if o is not None and es[d] != edge(o, OPPOSITE[d]):
-                        ok = False
-                        break
-                if ok:
-                    out.append((k, m))
-        return out
-
-    def dfs(cells: dict[int, int], required: set[int], used: list[int], left: int, lo: int) -> bool:
-        """True when the target is reached or the budget spent (stop everything)."""
-        nodes[0] += 1
-        if nodes[0] > budget:
-            return True
-        if not required:
-            if len(cells) > best[0].size:
-                record(cells, used)
-                if len(cells) >= target:
-                    return True
-            return False
-        if len(required) > left or len(cells) + left <= best[0].size:
-            return False
-        # Most constrained open end first.
-        pick, options = -1, None
-        for cell in required:
-            opts = fits(cell, cells, lo)
-            if options is None or len(opts) < len(options):
-                pick, options = cell, opts
-                if not opts:
-                    return False
-        assert options is not None
-        # Cards with more ends first: large monsters are found early.
-        options.sort(key=lambda km: -km[1].bit_count())
-        for k, m in options:
-            avail[k] -= 1
-            used[k] += 1
-            cells[pick] = m
-            new_req = set(required)
-            new_req.discard(pick)
-            for d in range(4):
-                if edge(m, d):
-                    nc = pick + _STEP[d]
-                    if nc not in cells:
-                        new_req.add(nc)
-            done = dfs(cells, new_req, used, left - 1, lo)
-            del cells[pick]
-            used[k] -= 1
-            avail[k] += 1
-            if done:
-                return True
-        return False
-
-    for start in range(k_shapes):
-        if not avail[start]:
-            continue
-        # The monster's lowest shape sits at the origin, in its first orientation.
-        m = shapes[start][0]
-        avail[start] -= 1
-        used = [0] * k_shapes
-        used[start] = 1
-        cells = {0: m}
-        req = {_STEP[d] for d in range(4) if edge(m, d)}
-        done = dfs(cells, req, used, sum(avail[start:]), start)
-        avail[start] += 1
-        if done:
-            break
-    b = best[0]
-    proven = nodes[0] <= budget or b.size >= target
-    return ClosedMonster(b.size, b.counts, b.layout, proven, target)
-
-
-# Per exact-realisation attempt, and how many cards below the bound to try so.
-_REALISE_BUDGET = 4_000
-_REALISE_DROP = 4
-
-
-def _realise_from_bound(
-    shapes: tuple[Shape, ...], counts: tuple[int, ...], target: int, budget: int
-) -> tuple[ClosedMonster | None, int]:
-    """The largest closed monster found by realising sub-multisets of sizes
-    target, target-1, ... (at most ``_REALISE_DROP`` below the card count).
-    Exact when every larger candidate was proven impossible; None when no
-    size in range worked (the caller then searches); and the nodes spent."""
-    total = sum(counts)
-    proven = True
-    spent = 0
-    for size in range(target, 0, -1):
-        drop = total - size
-        if drop > _REALISE_DROP + (total - target):
-            return None, spent
-        for combo in itertools.combinations_with_replacement(range(len(shapes)), drop):
-            left = list(counts)
-            for k in combo:
-                left[k] -= 1
-            if min(left) < 0 or _parity_bound(shapes, left) < size:
-                continue
-            multiset = tuple(sorted(s for s, k in zip(shapes, left, strict=True) for _ in range(k)))
-            layout, complete, used = _close_search(multiset, _REALISE_BUDGET)
-            spent += used
-            if layout is not None:
-                return ClosedMonster(size, tuple(left), layout, proven, target), spent
-            proven = proven and complete
-            if spent > budget:
-                return None, spent
-    return None, spent
+# ------------------------------------------------------------ final scoring
 
 
 @dataclass(frozen=True)
@@ -543,10 +268,13 @@ class PoolScore:
     monsters: int  # how many of those there are
     by_colour: dict[str, ClosedMonster]
     leftovers: dict[str, tuple[tuple[Shape, ...], tuple[int, ...]]]
+    # Every colour's largest monster proven (not only the chosen ones: an
+    # unproven colour might have been larger than a chosen one).
+    proven: bool = True
 
     @property
     def exact(self) -> bool:
-        return all(m.exact for m in self.by_colour.values())
+        return self.proven and all(m.exact for m in self.by_colour.values())
 
     def extra_monsters(self) -> int:
         """Closed single-colour monsters the remaining cards make (the first tie-break)."""
@@ -599,7 +327,7 @@ def _packing(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
         size = 1 + sum(extra)
         used = list(extra)
         used[first] += 1
-        if _parity_bound(shapes, used) < size:
+        if upper_bound(shapes, tuple(used)) < size:
             continue
         multiset = tuple(sorted(s for s, k in zip(shapes, used, strict=True) for _ in range(k)))
         if close_all(multiset) is None:
@@ -609,16 +337,17 @@ def _packing(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
     return best
 
 
-def score_pool(deck: Sequence[Card], ids: Sequence[int]) -> PoolScore:
+def score_pool(deck: Sequence[Card], ids: Sequence[int], budget: int = NODE_BUDGET) -> PoolScore:
     """'Assemble their entire Gene Pool into up to three of the largest
     single-color monsters with no loose ends they can, one monster of each
-    color, and add up the number of cards used.'"""
+    color, and add up the number of cards used.' ``budget``: search nodes per
+    colour; when one runs out the score is marked not exact (``exact``)."""
     by_colour: dict[str, ClosedMonster] = {}
     leftovers: dict[str, tuple[tuple[Shape, ...], list[int]]] = {}
     for colour, per in sorted(_colour_shapes(deck, ids).items()):
         shapes = tuple(sorted(per))
         counts = [per[s] for s in shapes]
-        got = largest_closed(shapes, counts)
+        got = largest_closed(shapes, counts, budget)
         by_colour[colour] = got
         leftovers[colour] = (shapes, counts)
     ranked = sorted(by_colour, key=lambda c: (-by_colour[c].size, c))
@@ -634,4 +363,5 @@ def score_pool(deck: Sequence[Card], ids: Sequence[int]) -> PoolScore:
         len(chosen),
         {c: by_colour[c] for c in chosen},
         rest,
+        all(m.exact for m in by_colour.values()),
     )

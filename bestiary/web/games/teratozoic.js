@@ -188,7 +188,7 @@ function playersTable(view, api) {
   const rows = view.players.map((p) => {
     let state = p.eliminated ? "eliminated" : p.competing ? "competing" : "out of this generation";
     if (view.winner === p.seat) state = "dominates this generation";
-    if (p.final) state = `final: ${p.final.cards} cards in monsters`;
+    if (p.final) state = `final: ${p.final.cards} cards in monsters${p.final.exact === false ? " (not proven the largest)" : ""}`;
     return h(
       "tr",
       { class: (p.seat === view.seat ? "mine " : "") + (view.winner === p.seat ? "winner" : ""), "data-seat": p.seat },
@@ -227,6 +227,16 @@ const scores = new Map(); // sorted names joined -> build | "none" (no scoring t
 
 let scoreTool = true; // false once the server says it has none
 
+// The scoring tool answers in card names (as it was asked); the grids draw
+// cards by id, so names go back to the ids of the cards that were sent.
+function withIds(build, names) {
+  const byName = new Map();
+  for (const c of deck.byId.values()) byName.set(c.name.toLowerCase(), c.id);
+  const id = (n) => (typeof n === "number" ? n : byName.get(String(n).toLowerCase()));
+  if (!build || names.some((n) => id(n) === undefined)) return "none";
+  return { ...build, monsters: build.monsters.map((m) => ({ ...m, cards: m.cards.map(id), placements: m.placements.map(([n, x, y, t]) => [id(n), x, y, t]) })) };
+}
+
 function previewOf(names) {
   const key = [...names].sort().join("|");
   if (!scoreTool) return "none";
@@ -237,7 +247,7 @@ function previewOf(names) {
         if (r.status === 404 || r.status === 405) scoreTool = false;
         return r.ok ? r.json() : Promise.reject(r);
       })
-      .then((out) => scores.set(key, out.build))
+      .then((out) => scores.set(key, withIds(out.build, names)))
       .catch(() => scores.set(key, "none"))
       .finally(() => deck.last && render(...deck.last));
   }
@@ -668,7 +678,17 @@ export function render(root, state, api) {
         "div",
         { class: "tz-final" },
         h("h3", {}, "Final Gene Pools"),
-        ...finals.map((p) => h("p", {}, h("strong", {}, seatName(api, p.seat)), `: ${p.final.cards} cards in monsters`, p.final.monsters ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => `${k} ${v}`).join(", ")})`) : "")),
+        ...finals.map((p) =>
+          h(
+            "p",
+            {},
+            h("strong", {}, seatName(api, p.seat)),
+            `: ${p.final.cards} cards in monsters`,
+            p.final.monsters ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => `${k} ${v}`).join(", ")})`) : "",
+            // The solver ran out of its search budget: say so, never pass it off as proven.
+            p.final.exact === false ? h("span", { class: "tz-inexact", title: "the search stopped before proving this is the largest" }, " — not proven the largest possible (search budget ran out)") : "",
+          ),
+        ),
       ),
     );
   }

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from bestiary.cli import app
 from bestiary.engine import BadInput, UnknownCard
+from bestiary.games.teratozoic.game import named_build
 from bestiary.games.teratozoic.rules import BUILD_BEST, BUILD_PLACED, EXPRESS, Attach, Start
 
 from .helpers import DECK, GAME, ids, new, rig_hand
@@ -63,7 +64,7 @@ def test_a_layout_scores_exactly_as_the_game_scores_build_placed() -> None:
     assert len(layout) == 5
     out = score({"placements": layout})
     assert out["score"] == 27
-    assert out["build"] == game_build.to_json()
+    assert out["build"] == named_build(DECK, game_build)
 
 
 def test_doubling_and_the_no_loose_ends_points_in_a_layout() -> None:
@@ -84,9 +85,10 @@ def test_doubling_and_the_no_loose_ends_points_in_a_layout() -> None:
 
 def _laid_out(build: dict[str, Any]) -> list[list[Any]]:
     """A solver build as one table layout: each monster 100 cells further east
-    (the solver draws every monster from its own origin)."""
+    (the solver draws every monster from its own origin). The tool names the
+    cards, so its answer is a valid request as it stands."""
     return [
-        [DECK[c].name, x + 100 * k, y, t]
+        [c, x + 100 * k, y, t]
         for k, m in enumerate(build["monsters"])
         for c, x, y, t in m["placements"]
     ]

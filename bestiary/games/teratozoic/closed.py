@@ -1,0 +1,572 @@
+"""The largest monster with no loose ends from a multiset of cards (final scoring).
+
+'Each player assembles their entire Gene Pool into up to three of the largest
+single-color monsters with no loose ends they can': for one colour, the most
+cards that make ONE connected monster in which every end meets an end.
+
+The search is exact: a branch and bound over layouts with two proofs.
+
+- **No layout is visited twice up to translation.** Every monster has a
+  top-left card: the leftmost card of its top row. Nothing lies above it or to
+  its left in its row, so it has no end on its north or west edge. The search
+  puts that card at the origin and only ever places cards below row 0 or to its
+  right in row 0; the monster then grows by filling its open ends (the most
+  constrained first), so every monster is found from exactly one anchor.
+- **Upper bounds cut the tree.** A closed monster of ``n`` cards joined by
+  ``c >= n - 1`` connections has ``2c`` ends: ``sum(ends - 2) >= -2`` over its
+  cards. At every node the cards still to come can add at most every card with
+  two or more ends plus as many single-ended cards as that sum allows; a branch
+  that cannot beat the best monster found is cut. Globally, end parity (every
+  axis and spot holds an even number of ends) bounds the answer from the start
+  and the search stops as soon as it meets that bound.
+
+When the search finishes, the answer is proven optimal (``exact``). A caller may
+cap the work with a node budget (a server request must end); if the budget runs
+out first, the best monster found is returned with ``exact=False`` and the
+proven upper bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .tiles import OPPOSITE, edge
+
+Shape = tuple[int, ...]  # a card's orientation masks, sorted (see solver.shape_of)
+
+_ROW = 256
+_STEP = (1, _ROW, -1, -_ROW)  # N, E, S, W as cell offsets (cell = x * _ROW + y)
+_HALF = _ROW // 2
+
+
+def _xy(cell: int) -> tuple[int, int]:
+    x, y = divmod(cell + _HALF, _ROW)
+    return x, y - _HALF
+
+
+def _below_or_right(cell: int) -> bool:
+    """May a card lie here when the top-left card is at the origin?"""
+    x, y = _xy(cell)
+    return y < 0 or (y == 0 and x > 0)
+
+
+@dataclass(frozen=True)
+class ClosedMonster:
+    size: int
+    counts: tuple[int, ...]  # cards used per shape
+    layout: tuple[tuple[int, int, int], ...]  # (x, y, orientation mask)
+    # False when the node budget ran out before optimality was proven; ``bound``
+    # is then the proven upper limit (it is always a proven upper limit).
+    exact: bool = True
+    bound: int = 0
+
+
+# ------------------------------------------------------------------ bounds
+def _parity_vector(m: int) -> int:
+    """Which (axis, spot) classes hold an odd number of this card's ends. Turning
+    mirrors spots -1 and +1, so those two are counted together."""
+    vec = 0
+    for spot in range(3):
+        v = ((m >> spot) & 1) + ((m >> (6 + spot)) & 1)  # N and S ends at this spot
+        h = ((m >> (3 + spot)) & 1) + ((m >> (9 + spot)) & 1)
+        idx = min(spot, 2 - spot)
+        vec ^= (v & 1) << idx
+        vec ^= (h & 1) << (2 + idx)
+    return vec
+
+
+@lru_cache(maxsize=65_536)
+def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
+    """At most this many cards make one monster with no loose ends:
+
+    - every end meets exactly one end on the same axis and spot, so each
+      (axis, spot) holds an even number of ends;
+    - ``sum(ends - 2) >= -2`` (a connected monster of n cards has at least
+      n - 1 connections): cards with a single end need cards with three or
+      four ends to hang from.
+
+    The largest subset meeting both (dropping as few cards as needed)."""
+    kinds = [
+        (_parity_vector(s[0]), s[0].bit_count() - 2, k)
+        for s, k in zip(shapes, counts, strict=True)
+        if k > 0
+    ]
+    hubs = [k for k in kinds if k[1] >= 0]
+    leaves = [k for k in kinds if k[1] == -1]
+    # A card without ends is a closed monster on its own (and joins no other).
+    best = int(any(s[0] == 0 for s, k in zip(shapes, counts, strict=True) if k))
+    for drop in range(1 << len(hubs)):
+        par, kept, budget = 0, 0, 2
+        for i, (vec, delta, cnt) in enumerate(hubs):
+            c = cnt - (drop >> i & 1)
+            par ^= vec if c & 1 else 0
+            kept += c
+            budget += c * delta
+        for pick in range(1 << len(leaves)):
+            p = par
+            ks = []
+            for j, (vec, _, cnt) in enumerate(leaves):
+                c = cnt - (pick >> j & 1)
+                p ^= vec if c & 1 else 0
+                ks.append(c)
+            if p or min(ks, default=0) < 0:
+                continue
+            cost = sum(ks)  # each single-ended card costs one
+            # Too many single-ended cards: drop them two at a time (parity kept).
+            for j in range(len(leaves)):
+                while cost > budget and ks[j] >= 2:
+                    ks[j] -= 2
+                    cost -= 2
+            if cost <= budget:
+                best = max(best, kept + sum(ks))
+    return best
+
+
+# The role of a card on the lines of a monster (see ``segment_bound``): on the
+# vertical line through it it is nothing, its top end, its bottom end or inside;
+# the same on the horizontal line (left end, right end).
+_CENTRE = 0b010_010_010_010  # the centred spot of each edge
+_NONE, _FIRST, _LAST, _INSIDE = 0, 1, 2, 3
+
+
+def _roles(mask: int) -> tuple[int, int]:
+    """(vertical, horizontal) role of a card whose ends are all centred."""
+    n, e, s, w = (bool(edge(mask, d)) for d in range(4))
+    v = _INSIDE if n and s else _FIRST if s else _LAST if n else _NONE
+    h = _INSIDE if e and w else _FIRST if e else _LAST if w else _NONE
+    return v, h
+
+
+@lru_cache(maxsize=65_536)
+def upper_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
+    """A proven upper bound on the largest closed monster: ``segment_bound`` when
+    every end is centred, else the parity bound (never larger)."""
+    parity = parity_bound(shapes, counts)
+    used = [s for s, k in zip(shapes, counts, strict=True) if k]
+    if not used or any(m & ~_CENTRE for s in used for m in s):
+        return parity
+    return min(parity, segment_bound(shapes, counts))
+
+
+@lru_cache(maxsize=65_536)
+def segment_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
+    """The most cards a closed monster of centred-end cards can use, by counting lines.
+
+    In a closed monster every end meets an end, so the connections form straight
+    *lines*: a vertical line runs from a card with an end south and none north
+    (its top end) through cards with ends north and south to a card with an end
+    north and none south; horizontal lines likewise. Each card is on at most one
+    line of each direction, and its ends say where: a single-ended card ends
+    one line; a straight card is inside one; a corner ends one line of each
+    direction; a T ends one and is inside the other; a cross is inside both.
+    Turning a card 180° swaps which end of its lines it is. So, for the cards
+    used, with V vertical and H horizontal lines and C cards on two lines:
+
+    - V = (cards ending a vertical line) / 2 and H likewise (two ends a line);
+    - the turns can make half of those ends top (left) ends; a corner that is
+      the top end of its vertical line is the left end of its horizontal line
+      or the right end, depending on its kind, so corners tie the two counts;
+    - connected: the lines meet only at the C cards, so C >= V + H - 1, and a
+      vertical and a horizontal line meet at most once: C <= V * H; a monster
+      of one line has C = 0; straight cards need a line of their direction.
+
+    The largest sub-multiset meeting all of these."""
+    kinds = []  # per shape: (count, v_end, h_end, cross, coupling, v_inside, h_inside)
+    for s, k in zip(shapes, counts, strict=True):
+        v, h = _roles(s[0])
+        v_end, h_end = v in (_FIRST, _LAST), h in (_FIRST, _LAST)
+        # A corner whose top (first) vertical end is also its first horizontal end
+        # couples 'same'; else 'opposite'.
+        coupling = (v == h) if v_end and h_end else None
+        kinds.append((k, v_end, h_end, v != _NONE and h != _NONE, coupling, v, h))
+    if all(v == _NONE and h == _NONE for *_, v, h in kinds):
+        return int(any(k for k, *_ in kinds))  # cards without ends: one alone
+    cross = [kd for kd in kinds if kd[3]]
+    lone = [kd for kd in kinds if not kd[3]]
+    leaves_v = sum(kd[0] for kd in lone if kd[1])
+    leaves_h = sum(kd[0] for kd in lone if kd[2])
+    pads_v = sum(kd[0] for kd in lone if kd[5] == _INSIDE)
+    pads_h = sum(kd[0] for kd in lone if kd[6] == _INSIDE)
+    # Per card on two lines: (ends a vertical line, ends a horizontal one,
+    # 'same' corner, 'opposite' corner), as 0/1.
+    traits = [(int(kd[1]), int(kd[2]), int(kd[4] is True), int(kd[4] is False)) for kd in cross]
+    best = 0
+    for pick in itertools.product(*(range(kd[0], -1, -1) for kd in cross)):
+        crossings = sum(pick)
+        if crossings + leaves_v + leaves_h + pads_v + pads_h <= best:
+            continue
+        v_ends = h_ends = same = opposite = 0
+        for n, (ve, he, sa, op) in zip(pick, traits, strict=True):
+            v_ends += n * ve
+            h_ends += n * he
+            same += n * sa
+            opposite += n * op
+        free_v = v_ends - same - opposite
+        free_h = h_ends - same - opposite
+        for lv in range(leaves_v, -1, -1):
+            if (lv + v_ends) % 2:
+                continue
+            n_v = (lv + v_ends) // 2
+            if crossings + lv + leaves_h + pads_v + pads_h <= best:
+                break
+            for lh in range(leaves_h, -1, -1):
+                if (lh + h_ends) % 2:
+                    continue
+                n_h = (lh + h_ends) // 2
+                size = crossings + lv + lh + (pads_v if n_v else 0) + (pads_h if n_h else 0)
+                if size <= best:
+                    break  # fewer single-ended cards only lose
+                if _lines_fit(n_v, n_h, crossings) and _ends_balance(
+                    n_v, n_h, same, opposite, free_v + lv, free_h + lh
+                ):
+                    best = size
+    return best
+
+
+def _lines_fit(n_v: int, n_h: int, crossings: int) -> bool:
+    if n_v + n_h == 0:
+        return False
+    if n_v + n_h == 1:
+        return crossings == 0
+    return n_v + n_h - 1 <= crossings <= n_v * n_h
+
+
+def _ends_balance(n_v: int, n_h: int, same: int, opposite: int, free_v: int, free_h: int) -> bool:
+    """Can the turns make exactly n_v top ends and n_h left ends? A 'same' corner
+    is a top and left end or a bottom and right end; an 'opposite' corner a top
+    and right end or a bottom and left end; the other line-enders are free."""
+    for a in range(same + 1):
+        for b in range(opposite + 1):
+            if 0 <= n_v - a - b <= free_v and 0 <= n_h - a - (opposite - b) <= free_h:
+                return True
+    return False
+
+
+# ------------------------------------------------------------ all the cards
+class _Matcher:
+    """Which (shape, orientation) may fill a cell, by what its neighbours demand:
+    each placed neighbour fixes the facing edge exactly (an end meets an end,
+    a blank edge a blank edge). Answers are memoised per demand."""
+
+    def __init__(self, shapes: tuple[Shape, ...]) -> None:
+        self.cand = [
+            (k, m, tuple(edge(m, d) for d in range(4))) for k, s in enumerate(shapes) for m in s
+        ]
+        self.memo: dict[tuple[int | None, ...], list[tuple[int, int]]] = {}
+
+    def match(self, cells: dict[int, int], cell: int) -> list[tuple[int, int]]:
+        demand = tuple(
+            None if (o := cells.get(cell + _STEP[d])) is None else edge(o, OPPOSITE[d])
+            for d in range(4)
+        )
+        got = self.memo.get(demand)
+        if got is None:
+            got = self.memo[demand] = [
+                (k, m)
+                for k, m, es in self.cand
+                if all(f is None or es[d] == f for d, f in enumerate(demand))
+            ]
+        return got
+
+
+ShapeLayout = tuple[tuple[int, int, int], ...]  # (x, y, orientation mask) per card
+
+
+@lru_cache(maxsize=65_536)
+def close_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
+    """A layout of exactly these cards (a sorted multiset of shapes) as ONE
+    monster with no loose ends, or None when there is none (exact)."""
+    return _close_search(shapes, 0)[0]
+
+
+def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout | None, bool, int]:
+    """(layout or None, whether the answer is proven, nodes spent). ``budget``:
+    search nodes allowed (0: no limit). Every card must be used, which prunes hard: a branch
+    dies as soon as the monster closes early or has more open ends than cards."""
+    n = len(shapes)
+    uniq = sorted(set(shapes))
+    counts = [shapes.count(s) for s in uniq]
+    if upper_bound(tuple(uniq), tuple(counts)) < n:
+        return None, True, 0
+    avail = counts
+    cells: dict[int, int] = {}
+    nodes = [0]
+
+    matcher = _Matcher(tuple(uniq))
+
+    def fits(cell: int) -> list[tuple[int, int]]:
+        return [km for km in matcher.match(cells, cell) if avail[km[0]]]
+
+    def dfs(required: set[int], left: int) -> bool:
+        nodes[0] += 1
+        if budget and nodes[0] > budget:
+            return False
+        if not required:
+            return left == 0
+        if len(required) > left:
+            return False
+        pick, options = -1, None
+        for cell in required:
+            opts = fits(cell)
+            if options is None or len(opts) < len(options):
+                pick, options = cell, opts
+                if not opts:
+                    return False
+        assert options is not None
+        for k, m in options:
+            avail[k] -= 1
+            cells[pick] = m
+            req = set(required)
+            req.discard(pick)
+            for d in range(4):
+                if edge(m, d) and pick + _STEP[d] not in cells:
+                    req.add(pick + _STEP[d])
+            if dfs(req, left - 1):
+                return True
+            del cells[pick]
+            avail[k] += 1
+        return False
+
+    # Every card is in the monster, so the first shape may sit at the origin, upright.
+    m0 = uniq[0][0]
+    avail[0] -= 1
+    cells[0] = m0
+    if not dfs({_STEP[d] for d in range(4) if edge(m0, d)}, n - 1):
+        return None, not (budget and nodes[0] > budget), nodes[0]
+    return tuple(sorted((*_xy(c), m) for c, m in cells.items())), True, nodes[0]
+
+
+# ------------------------------------------------------------------ search
+class _Search:
+    """One branch and bound over the layouts of a multiset (see the module doc)."""
+
+    def __init__(
+        self, shapes: tuple[Shape, ...], counts: tuple[int, ...], budget: int, floor: int = 0
+    ) -> None:
+        self.shapes = shapes
+        self.avail = list(counts)
+        self.budget = budget
+        self.nodes = 0
+        self.matcher = _Matcher(shapes)
+        self.delta = [s[0].bit_count() - 2 for s in shapes]  # ends - 2
+        self.hubs = [k for k in range(len(shapes)) if self.delta[k] >= 0]
+        self.leaves = [k for k in range(len(shapes)) if self.delta[k] == -1]
+        self.cells: dict[int, int] = {}
+        self.used = [0] * len(shapes)
+        self.best_size = floor  # only monsters larger than this are looked for
+        self.best: tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]] = (
+            (0,) * len(shapes),
+            (),
+        )
+
+    def _more_possible(self, placed_delta: int) -> int:
+        """At most this many more cards can join: every card with two or more ends,
+        and single-ended ones while sum(ends - 2) over the monster stays >= -2."""
+        hubs = 0
+        slack = placed_delta + 2
+        for k in self.hubs:
+            hubs += self.avail[k]
+            slack += self.avail[k] * self.delta[k]
+        leaves = sum(self.avail[k] for k in self.leaves)
+        return hubs + max(0, min(leaves, slack))
+
+    def _fits(self, cell: int) -> list[tuple[int, int]]:
+        avail = self.avail
+        return [km for km in self.matcher.match(self.cells, cell) if avail[km[0]]]
+
+    def _record(self) -> None:
+        self.best_size = len(self.cells)
+        lay = tuple(sorted((*_xy(c), m) for c, m in self.cells.items()))
+        self.best = (tuple(self.used), lay)
+
+    def dfs(self, required: set[int], placed_delta: int, target: int) -> bool:
+        """Grow the monster by filling ``required`` (open ends). True: stop (the
+        target is reached or the budget is spent)."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            return True
+        n = len(self.cells)
+        if not required:
+            if n > self.best_size:
+                self._record()
+            return n >= target
+        more = self._more_possible(placed_delta)
+        if len(required) > more or n + more <= self.best_size:
+            return False
+        pick, options = -1, None
+        for cell in required:
+            if not _below_or_right(cell):
+                return False  # above the top row or left of the top-left card
+            opts = self._fits(cell)
+            if options is None or len(opts) < len(options):
+                pick, options = cell, opts
+                if not opts:
+                    return False
+        assert options is not None
+        # Cards with more ends first: large monsters are found early.
+        options.sort(key=lambda km: -km[1].bit_count())
+        for k, m in options:
+            self.avail[k] -= 1
+            self.used[k] += 1
+            self.cells[pick] = m
+            new_req = set(required)
+            new_req.discard(pick)
+            for d in range(4):
+                if edge(m, d):
+                    nc = pick + _STEP[d]
+                    if nc not in self.cells:
+                        new_req.add(nc)
+            stop = self.dfs(new_req, placed_delta + self.delta[k], target)
+            del self.cells[pick]
+            self.used[k] -= 1
+            self.avail[k] += 1
+            if stop:
+                return True
+        return False
+
+    def run(self, target: int) -> bool:
+        """Try every anchor; True when the whole tree was searched or the target met."""
+        for k, s in enumerate(self.shapes):
+            if not self.avail[k]:
+                continue
+            for m in s:
+                if m == 0:
+                    if self.best_size < 1:
+                        self.cells = {0: m}
+                        self.used[k] += 1
+                        self._record()
+                        self.used[k] -= 1
+                        self.cells = {}
+                    continue
+                if edge(m, 0) or edge(m, 3):
+                    continue  # the top-left card has no end north or west
+                self.avail[k] -= 1
+                self.used[k] += 1
+                self.cells = {0: m}
+                req = {_STEP[d] for d in range(4) if edge(m, d)}
+                stop = self.dfs(req, self.delta[k], target)
+                self.cells = {}
+                self.used[k] -= 1
+                self.avail[k] += 1
+                if stop:
+                    return self.nodes <= self.budget
+        return True
+
+
+# Search nodes per colour before the answer is given as unproven. Every pool of
+# the standard deck (up to a whole colour) is proven far below this (RULES.md).
+NODE_BUDGET = 2_000_000
+
+
+def largest_closed(
+    shapes: Sequence[Shape], counts: Sequence[int], budget: int = NODE_BUDGET
+) -> ClosedMonster:
+    """The largest monster with no loose ends using at most ``counts[k]`` cards of
+    ``shapes[k]``. Size 0 when none can be built. Exact unless the node budget
+    runs out first (``exact`` says which)."""
+    return _largest_closed_cached(tuple(shapes), tuple(counts), max(int(budget), 1))
+
+
+@lru_cache(maxsize=4096)
+def _largest_closed_cached(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...], budget: int
+) -> ClosedMonster:
+    """From the upper bound down, one size at a time: is there a closed monster
+    of this many cards? First lay out whole sub-multisets of that size (using
+    every card prunes hard, so a monster is usually found at once), then, if
+    none was found, the branch and bound over every layout answers the question
+    for good. The first size answered yes is the largest, proven when every
+    larger size was answered no within the node budget."""
+    target = upper_bound(shapes, counts)
+    none = (0,) * len(shapes)
+    if target < 1:
+        return ClosedMonster(0, none, (), True, 0)
+    spent = 0
+    for size in range(target, 0, -1):
+        left = budget - spent
+        if left <= 0:
+            break
+        found, used = _quick(shapes, counts, size, min(left, _QUICK_BUDGET * 4))
+        spent += used
+        if found is not None:
+            return ClosedMonster(size, found[0], found[1], True, target if size == target else size)
+        search = _Search(shapes, counts, max(budget - spent, 1), floor=size - 1)
+        complete = search.run(size)
+        spent += search.nodes
+        if search.best_size >= size:
+            used_counts, layout = search.best
+            return ClosedMonster(size, used_counts, layout, True, size)
+        if not complete:
+            break
+    else:
+        return ClosedMonster(0, none, (), True, 0)
+    # The budget ran out while asking about ``size``: larger sizes are refuted.
+    fallback = _any_closed(shapes, counts)
+    return ClosedMonster(fallback[0], fallback[1], fallback[2], False, size)
+
+
+def _quick(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...], size: int, budget: int
+) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]] | None, int]:
+    """A monster of exactly ``size`` cards found by laying out whole sub-multisets
+    (each within a small node budget), or None; and the nodes spent."""
+    spent = 0
+    for sub in _sub_multisets(shapes, counts, size):
+        multiset = tuple(sorted(s for s, k in zip(shapes, sub, strict=True) for _ in range(k)))
+        layout, _, used = _close_search(multiset, min(_QUICK_BUDGET, max(budget - spent, 1)))
+        spent += used
+        if layout is not None:
+            return (sub, layout), spent
+        if spent >= budget:
+            break
+    return None, spent
+
+
+def _any_closed(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...]
+) -> tuple[int, tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    """A small closed monster found cheaply when the budget is spent (a floor):
+    the best of a few quick tries from small sizes up."""
+    best: tuple[int, tuple[int, ...], tuple[tuple[int, int, int], ...]] = (
+        0,
+        (0,) * len(shapes),
+        (),
+    )
+    for size in range(1, min(upper_bound(shapes, counts), 8) + 1):
+        found, _ = _quick(shapes, counts, size, _QUICK_BUDGET)
+        if found is not None:
+            best = (size, found[0], found[1])
+    return best
+
+
+# The quick phase: sizes tried below the bound, and nodes per sub-multiset.
+_QUICK_DROP = 3
+_QUICK_BUDGET = 3_000
+
+
+def _sub_multisets(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...], size: int
+) -> Iterator[tuple[int, ...]]:
+    """Sub-multisets of ``size`` cards that pass the parity bound, dropping as few
+    kinds of card as possible first (at most a few hundred are tried)."""
+    drop = sum(counts) - size
+    tried = 0
+    for combo in itertools.combinations_with_replacement(range(len(shapes)), drop):
+        left = list(counts)
+        for k in combo:
+            left[k] -= 1
+        if min(left) < 0:
+            continue
+        sub = tuple(left)
+        if upper_bound(shapes, sub) < size:
+            continue
+        yield sub
+        tried += 1
+        if tried >= _QUICK_TRIES:
+            return
+
+
+_QUICK_TRIES = 200
