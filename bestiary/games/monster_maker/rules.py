@@ -44,6 +44,9 @@ DUNGEON_GUARD = 12
 TRAP_LOSS = 3
 
 
+_ATOMS = (int, str, bool, float, type(None))
+
+
 def _copy_field(value: Any) -> Any:
     """An independent copy of one state attribute, by its type (see ``clone``)."""
     t = type(value)
@@ -53,9 +56,11 @@ def _copy_field(value: Any) -> Any:
         return value[:]
     if t is set:
         return set(value)
-    if t in (int, str, bool, float, type(None)):
+    if t in _ATOMS:
         return value
     if t is dict:
+        if all(type(v) in _ATOMS for v in value.values()):
+            return dict(value)  # keys are atoms too: a shallow copy is a full one
         return copy.deepcopy(value)
     if isinstance(value, (Rng, EventLog)):
         return value.copy()
@@ -68,8 +73,9 @@ class MonsterMakerState(State):
     #: Built once per match and never changed: the game, the rules, the card
     #: set, its action space and the strengths in force (a tuple).
     SHARED: ClassVar[frozenset[str]] = frozenset({"game", "rules", "cs", "space", "strength"})
-    #: The legal-moves list kept for the apply() that follows legal().
-    CACHES: ClassVar[frozenset[str]] = frozenset({"_cached"})
+    #: The legal-moves list kept for the apply() that follows legal(), and the
+    #: log as each seat may know it, redacted once per event (determinize).
+    CACHES: ClassVar[frozenset[str]] = frozenset({"_cached", "_redacted"})
 
     def __init__(self, game: Any, players: int, seed: int, rules: MonsterMakerRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -103,6 +109,7 @@ class MonsterMakerState(State):
         self.phase = "turn"
         self._version = 0
         self._cached: tuple[int, int, list[Move]] | None = None
+        self._redacted: dict[int, list[Event]] = {}
         self._new_dungeon()
 
     # ------------------------------------------------------------ dungeon set-up
@@ -1043,11 +1050,13 @@ class MonsterMakerState(State):
         """An independent copy: every attribute outside SHARED is copied by its
         type, so a field added later cannot be shared by mistake."""
         o = MonsterMakerState.__new__(MonsterMakerState)
-        shared = self.SHARED
+        shared, caches = self.SHARED, self.CACHES
         new = o.__dict__
         for k, v in self.__dict__.items():
-            new[k] = v if k in shared else _copy_field(v)
+            if k not in caches:
+                new[k] = v if k in shared else _copy_field(v)
         o._cached = None
+        o._redacted = {}
         return o
 
     def zones(self) -> dict[str, list[tuple[str, int]]]:
@@ -1123,11 +1132,15 @@ class MonsterMakerState(State):
     def _log_for(self, seat: int) -> EventLog:
         """The log as ``seat`` knows it: events it may not see keep their place
         (indices stay valid) but lose their data (the real hidden cards)."""
-        log = EventLog(self.log.enabled)
-        log.events = [
+        done = self._redacted.setdefault(seat, [])
+        # The log only grows: redact the new events, keep the rest (search
+        # determinizes the same state many times).
+        done.extend(
             e if e.visible(seat) else Event(e.index, e.kind, {}, e.visible_to)
-            for e in self.log.events
-        ]
+            for e in self.log.events[len(done) :]
+        )
+        log = EventLog(self.log.enabled)
+        log.events = list(done)
         return log
 
     def _drawn_once_for(
