@@ -111,6 +111,12 @@ def warnings(a: pa.Table, b: pa.Table, rows: list[Row]) -> list[str]:
             f"change of win share larger than about {mde:.0%}. Run more (--games) to see "
             "smaller ones."
         )
+    tested = len(rows)
+    if tested >= 20:
+        out.append(
+            f"{tested} metrics are tested: about {tested // 20} of them may show p < 0.05 by "
+            "chance alone. Trust a change that you expected, or that stays when you run more games."
+        )
     ga = run_meta(a).get("config", {}).get("game")
     gb = run_meta(b).get("config", {}).get("game")
     if ga != gb:
@@ -143,14 +149,42 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
     warn = warnings(a, b, rows)
     if warn:
         parts.append(h.section("warning", "Read with care", [h.para(w, "warn") for w in warn]))
-    top = [r for r in rows if r.strength > 0][:15]
-    if top:
-        uri = plots.differences(
-            [r.label for r in top],
-            [(r.d.diff, r.d.low, r.d.high) for r in top],
-            f"difference {name_b} - {name_a} (95% interval), biggest movers first",
+    # Proportions and means live on different scales: one plot each, means as a
+    # change relative to A, so "decisions per game" does not dwarf a win share.
+    props = [r for r in rows if r.strength > 0 and r.kind == "proportion"][:15]
+    means = [r for r in rows if r.strength > 0 and r.kind == "mean" and r.d.a][:10]
+    movers = []
+    if props:
+        movers.append(
+            h.img(
+                plots.differences(
+                    [r.label for r in props],
+                    [(100 * r.d.diff, 100 * r.d.low, 100 * r.d.high) for r in props],
+                    f"{name_b} - {name_a}: shares, percentage points (95%)",
+                ),
+                "biggest movers",
+            )
         )
-        parts.append(h.section("movers", "Biggest movers", [h.img(uri, "biggest movers")]))
+    if means:
+        movers.append(
+            h.img(
+                plots.differences(
+                    [r.label for r in means],
+                    [
+                        (
+                            100 * r.d.diff / abs(r.d.a),
+                            100 * r.d.low / abs(r.d.a),
+                            100 * r.d.high / abs(r.d.a),
+                        )
+                        for r in means
+                    ],
+                    f"{name_b} vs {name_a}: means, change in % of {name_a} (95%)",
+                ),
+                "biggest movers, means",
+            )
+        )
+    if movers:
+        parts.append(h.section("movers", "Biggest movers", movers))
     table_rows = [
         (
             r.label,

@@ -68,11 +68,17 @@ def _overview(v: RunView, meta: dict[str, Any]) -> str:
     return h.section("overview", "Overview", [h.table(["", ""], rows, numeric_from=9)])
 
 
+def _fair(v: RunView) -> float | None:
+    """Each side's share in a fair game (one side per team)."""
+    if not v.rows:
+        return None
+    players = v.rows[0]["players"]
+    return 1 / len(set(v.teams.get(players, list(range(players)))))
+
+
 def _seats(sec: dict[str, list[Metric]], v: RunView) -> str:
     ms = sec.get("seats", [])
-    players = v.rows[0]["players"] if v.rows else 1
-    teams = v.teams.get(players, list(range(players)))
-    fair = 1 / len(set(teams)) if v.rows else None
+    fair = _fair(v)
     parts = [
         h.img(plots.proportions(ms, "win share by seat (95% Wilson)", fair), "seat advantage"),
         _metric_table(ms),
@@ -176,7 +182,8 @@ def _game(v: RunView, sec: dict[str, list[Metric]]) -> str:
     for kind, ms in items.items():
         seat_items = "wins" in ms[0].label
         title = f"{kind}: win rate of its seat" if seat_items else f"{kind}: how often"
-        parts.append(h.img(plots.proportions(ms[:30], title), f"items {kind}"))
+        fair = _fair(v) if seat_items else None
+        parts.append(h.img(plots.proportions(ms[:30], title, fair), f"items {kind}"))
         parts.append(_metric_table(ms, "seat-games" if seat_items else "rounds"))
     parts.append(_metric_table(stats))
     return h.section("game", GAME_TITLES.get(v.game, f"{v.game}: game statistics"), parts)
