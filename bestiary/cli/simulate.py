@@ -138,20 +138,21 @@ def _report_end(summary: Summary, caught: list[int]) -> None:
 
 
 def print_summary(game: Game, summary: Summary, specs: list[str]) -> None:
-    title = f"{esc(game.title)}: {summary.games} games in {summary.seconds:.1f}s"
+    head = f"[bold]{esc(game.title)}[/]: {summary.games} games in {summary.seconds:.1f}s"
     if summary.interrupted:
-        title += f" (interrupted; {summary.requested} asked for)"
-    out.print(_seat_table(summary, title))
+        head += f" (interrupted; {summary.requested} asked for)"
+    out.print(head, highlight=False, soft_wrap=True)
+    out.print(_seat_table(summary))
     if summary.rotate or len(set(specs)) > 1:
         out.print(_agent_table(summary))
     if summary.games:
         _print_stats(summary.stats, summary.decisions)
 
 
-def _seat_table(summary: Summary, title: str) -> Table:
+def _seat_table(summary: Summary) -> Table:
     """Rows are seat positions. Without --rotate a seat always holds the same agent,
     so the row names it; with --rotate every agent sits everywhere, so it cannot."""
-    table = Table(title=f"{title} — by seat")
+    table = Table(title="By seat position (the agents rotate)" if summary.rotate else "By seat")
     columns = ["seat"] + ([] if summary.rotate else ["agent"])
     for col in (*columns, "wins", "win rate", "mean score"):
         table.add_column(col, justify="left" if col == "agent" else "right")
