@@ -173,6 +173,34 @@ def eight_points(
     return band_points(scoring.eight_sizes, size), f"set of 8 {name} (a key of {size} cards)"
 
 
+# Content points per key of one deck under one table: best_score runs on the hot
+# path (every discard decision of a seat holding 4 of a key), so the table is
+# read once per (deck, table), not per call. A memo: the functions stay pure.
+Points = tuple[list[int], list[int], list[tuple[int, int, int]]]
+_CONTENT: dict[tuple[int, int], tuple[Deck, ScoringTable, Points]] = {}
+
+
+def table_points(scoring: ScoringTable, deck: Deck) -> Points:
+    """Per key: the points of a set of 4 of it and of a set of 8; per number of
+    claims (0, 1, 2): the method points of 4+4, 5+3 and 8."""
+    memo = (id(deck), id(scoring))
+    hit = _CONTENT.get(memo)
+    if hit is None or hit[0] is not deck or hit[1] is not scoring:
+        keys = range(deck.num_keys)
+        four = [four_points(scoring, deck, k)[0] for k in keys]
+        eight = [eight_points(scoring, deck, k, True)[0] for k in keys]
+        methods = [
+            (
+                scoring.method_points("4+4", c),
+                scoring.method_points("5+3", c),
+                scoring.method_points("8", c),
+            )
+            for c in range(3)
+        ]
+        hit = _CONTENT[memo] = (deck, scoring, (four, eight, methods))
+    return hit[2]
+
+
 # -- finding the best split -----------------------------------------------------------
 def best_score(
     deck: Deck,
@@ -210,6 +238,10 @@ def best_score(
         count.setdefault(k, n)
     best: tuple[int, str, tuple[int, ...], tuple[int, ...]] | None = None
 
+    four, eight, methods = table_points(scoring, deck)
+    m44, m53, m8 = methods[min(claims, 2)]
+    three = scoring.three_of_five_three
+
     def consider(points: int, pattern: str, keys: tuple[int, ...], sizes: tuple[int, ...]) -> None:
         nonlocal best
         if best is None or points > best[0]:
@@ -221,11 +253,7 @@ def best_score(
             continue
         n = count[k]
         if n >= HAND_SIZE or (seven_plus_one and k in deck.orphan_keys and n >= HAND_SIZE - 1):
-            pts = (
-                scoring.method_points("8", claims)
-                + eight_points(scoring, deck, k, seven_plus_one)[0]
-            )
-            consider(pts, "8", (k,), (min(n, HAND_SIZE),))
+            consider(m8 + eight[k], "8", (k,), (min(n, HAND_SIZE),))
     for a in cands:
         if count[a] < 4:
             continue
@@ -236,12 +264,7 @@ def best_score(
                 if pattern == "4+4" and b < a:
                     continue  # the same split as (b, a)
                 if _fits(hkeys, tcount, a, b, x, y):
-                    pts = scoring.method_points(pattern, claims) + four_points(scoring, deck, a)[0]
-                    pts += (
-                        four_points(scoring, deck, b)[0]
-                        if pattern == "4+4"
-                        else scoring.three_of_five_three
-                    )
+                    pts = m44 + four[a] + four[b] if pattern == "4+4" else m53 + four[a] + three
                     consider(pts, pattern, (a, b), (x, y))
     if best is None:
         return None
