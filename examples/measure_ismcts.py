@@ -6,7 +6,8 @@ intervals, and the search's iterations per second.
 
 One ISMCTS seat plays ``players - 1`` heuristic seats; game ``i`` puts it in
 seat ``i % players`` (seed ``seed + i``). A tied win counts as a share.
-Prints one JSON object.
+Prints a JSON line after every game (the running totals), so a run cut
+short still reports; the last line is the result.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import json
 import math
 import statistics
+import sys
 import time
 
 from bestiary.agents import AgentContext, make_agent
@@ -68,29 +70,39 @@ def main() -> None:
         assert result is not None
         if me in result.winners:
             wins += 1.0 / len(result.winners)
-    lo, hi = wilson(wins, args.games)
-    print(
-        json.dumps(
-            {
-                "game": args.game,
-                "players": args.players,
-                "variant": args.variant or game.default_variant,
-                "spec": args.spec,
-                "opponent": args.opponent,
-                "games": args.games,
-                "wins": wins,
-                "win_rate": round(wins / args.games, 3),
-                "wilson95": [round(lo, 3), round(hi, 3)],
-                "fair_share": round(1 / args.players, 3),
-                "searched_decisions": len(iters),
-                "iterations_per_s_median": round(statistics.median(iters), 1) if iters else None,
-                "seconds_per_search_median": round(statistics.median(per_decision), 3)
-                if per_decision
-                else None,
-                "wall_seconds": round(time.perf_counter() - t0, 1),
-            }
-        )
-    )
+        # A summary after every game, so a run cut short still reports.
+        print(json.dumps(summary(args, game.default_variant, wins, i + 1, iters, per_decision, t0)))
+        sys.stdout.flush()
+
+
+def summary(
+    args: argparse.Namespace,
+    default_variant: str,
+    wins: float,
+    games: int,
+    iters: list[float],
+    per_decision: list[float],
+    t0: float,
+) -> dict[str, object]:
+    lo, hi = wilson(wins, games)
+    return {
+        "game": args.game,
+        "players": args.players,
+        "variant": args.variant or default_variant,
+        "spec": args.spec,
+        "opponent": args.opponent,
+        "games": games,
+        "wins": wins,
+        "win_rate": round(wins / games, 3),
+        "wilson95": [round(lo, 3), round(hi, 3)],
+        "fair_share": round(1 / args.players, 3),
+        "searched_decisions": len(iters),
+        "iterations_per_s_median": round(statistics.median(iters), 1) if iters else None,
+        "seconds_per_search_median": round(statistics.median(per_decision), 3)
+        if per_decision
+        else None,
+        "wall_seconds": round(time.perf_counter() - t0, 1),
+    }
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ TABLES = [
     ("taxonomy", 4, "v0.2"),
     ("taxonomy", 3, "v0.1"),
     ("monster-maker", 3, None),
+    ("monster-maker", 2, "first-edition"),
+    ("monster-maker", 4, "house"),
     ("meat", 2, None),
     ("meat", 4, None),
     ("teratozoic", 3, "advanced"),
@@ -46,7 +48,7 @@ def test_pettingzoo_api_test_passes(table: tuple[str, int, str | None]) -> None:
         api_test(env(game_id, players=players, variant=variant), num_cycles=60)
 
 
-@pytest.mark.parametrize("table", TABLES[:1] + TABLES[2:4] + TABLES[5:6], ids=_ids)
+@pytest.mark.parametrize("table", TABLES, ids=_ids)
 def test_pettingzoo_seed_test_passes(table: tuple[str, int, str | None]) -> None:
     game_id, players, variant = table
     seed_test(lambda: env(game_id, players=players, variant=variant), num_cycles=40)
