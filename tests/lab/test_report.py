@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pyarrow as pa
-
 from bestiary.lab.metrics import all_metrics, item_rows
 from bestiary.lab.report import report_html, summary
 from bestiary.lab.rows import game_row
-from bestiary.lab.runs import read_run
+from bestiary.lab.runs import RunConfig, read_run, rows_table
 
 SECTIONS = [
     "overview",
@@ -70,7 +68,10 @@ def test_json_summary_has_the_report_numbers(meat_run: Path) -> None:
 
 
 def test_user_text_is_escaped_and_failed_games_are_left_out(meat_run: Path) -> None:
-    table = read_run(meat_run)
+    evil = "<script>alert(1)</script>"
+    rows = read_run(meat_run).to_pylist()
+    for r in rows:
+        r["seats"] = [evil if s == "heuristic" else s for s in r["seats"]]
     bad = game_row(
         index=99,
         seed=99,
@@ -78,13 +79,14 @@ def test_user_text_is_escaped_and_failed_games_are_left_out(meat_run: Path) -> N
         variant="",
         options_json="{}",
         cards_hash="",
-        seats=["<script>x</script>", "random"],
+        seats=[evil, "random"],
         result=None,
         decisions=0,
         teams=[0, 1],
         error="RuntimeError: boom",
     )
-    more = pa.concat_tables([table, pa.Table.from_pylist([bad], schema=table.schema)])
-    page = report_html(more)
+    table = rows_table(RunConfig("meat", (evil, "random"), seed=1, rotate=True), [*rows, bad])
+    page = report_html(table)
     assert "<script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # overview and agents, as text
     assert "12 (1 failed, left out)" in page

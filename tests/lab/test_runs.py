@@ -101,3 +101,21 @@ def test_local_ray_gives_the_same_rows_as_the_local_pool() -> None:
     finally:
         ray.shutdown()
     assert via_ray == rows_of(MEAT, 4, workers=2, chunk=1)
+
+
+def test_an_interrupted_run_keeps_its_games_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "r.parquet"
+    seen: list[int] = []
+
+    def stop_after_two(k: int) -> None:
+        seen.append(k)
+        if sum(seen) >= 2:
+            raise KeyboardInterrupt  # what Ctrl-C raises in the parent
+
+    cut = run_to_parquet(MEAT, out, 6, progress=stop_after_two)
+    assert cut.interrupted and cut.total == 2
+    rest = run_to_parquet(MEAT, out, 6)
+    assert (rest.played, rest.total, rest.interrupted) == (4, 6, False)
+    whole = tmp_path / "whole.parquet"
+    run_to_parquet(MEAT, whole, 6)
+    assert read_run(out).to_pylist() == read_run(whole).to_pylist()
