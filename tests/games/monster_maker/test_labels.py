@@ -11,10 +11,12 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
 
+from bestiary.engine import Rng
 from bestiary.games.monster_maker import GAME
 from bestiary.games.monster_maker.render import describe, render_view
 
@@ -76,6 +78,7 @@ class El {
   get textContent() {
     return this.children.map((c) => (typeof c === "string" ? c : c.textContent)).join("");
   }
+  set textContent(v) { this.children = [String(v)]; }
 }
 globalThis.Node = El;
 globalThis.document = {
@@ -98,7 +101,8 @@ def _node(script: str, catalog: dict[str, object]) -> object:
         f"const page = await import({json.dumps(JS.as_uri())});\n{script}"
     )
     out = subprocess.run(
-        [node, "--input-type=module", "-e", code],
+        [node, "--input-type=module"],
+        input=code,
         capture_output=True,
         text=True,
         timeout=60,
@@ -150,3 +154,50 @@ console.log(JSON.stringify(el.textContent));
     assert isinstance(text, str)
     assert "seat 0: 1 dungeon won, 60 gold" in text
     assert "Mystic Map (60)" in text
+
+
+def test_web_page_renders_real_views_of_a_whole_game() -> None:
+    """The page draws every kind of moment of a real match (battles, traps,
+    treasures, the discard after a costly dispel, the end under
+    victory=dungeons) without an error, and shows the Sleep the rules roll."""
+    st = GAME.new(2, seed=11, options={"victory": "dungeons", "max_dungeons": 1})
+    rng = Rng(11)
+    snaps: list[dict[str, Any]] = []
+    n = 0
+    while True:
+        seat = st.to_act()[0] if st.to_act() else 0
+        if n % 9 == 0 or st.over:
+            legal = [str(a) for a in st.legal(seat)]
+            log = [{"event": e.to_json(), "text": describe(e)} for e in st.events_since(0, seat)]
+            snaps.append(
+                {
+                    "game": "monster-maker",
+                    "seat": seat,
+                    "view": st.view(seat),
+                    "legal": legal,
+                    "yourTurn": bool(legal),
+                    "over": st.over,
+                    "result": st.result.to_json() if st.result else None,
+                    "table": {},
+                    "log": log[-40:],
+                }
+            )
+        if st.over:
+            break
+        legal_moves = st.legal(seat)
+        st.apply(seat, legal_moves[rng.randrange(len(legal_moves))])
+        n += 1
+    script = f"""
+const snaps = {json.dumps(snaps)};
+const out = [];
+for (const state of snaps) {{
+  const root = new Node("div");
+  page.render(root, state, {{ act() {{}}, seatLabel: (s) => `seat ${{s}}` }});
+  out.push(root.textContent);
+}}
+console.log(JSON.stringify(out));
+"""
+    texts = _node(script, {})
+    assert isinstance(texts, list) and len(texts) == len(snaps)
+    assert all("Dungeon 1" in t for t in texts)
+    assert "Game over" in texts[-1] and "won" in texts[-1]
