@@ -19,6 +19,8 @@ from rich.text import Text
 
 from bestiary.engine import Event
 
+from .scoring import goddess_keeps
+
 
 def _seat(s: Any) -> str:
     return f"seat {s}"
@@ -57,7 +59,10 @@ def describe(event: Event) -> str:
     if k == "treasure":
         if "treasure" not in d:
             return f"{who} draws a treasure card (hidden)"
-        extra = f" (rolled {d['roll']})" if "roll" in d else ""
+        extra = ""
+        if "roll" in d:  # Statue of Goddess: "On a 1,2,or 3, has a value of 400gold"
+            worth = "keeps its gold" if goddess_keeps(d["roll"]) else "worthless"
+            extra = f" (rolled {d['roll']}: {worth})"
         opened = " — OPEN" if d.get("open") else ""
         return f"{who} draws treasure {d['treasure']}{opened}{extra}"
     if k == "no_treasure":

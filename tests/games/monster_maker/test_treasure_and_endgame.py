@@ -106,6 +106,9 @@ def test_statue_of_goddess_rolls_at_once() -> None:
         dice(st, roll)
         do(st, "play Corridor 30")
         assert (tid(st, "Statue of Goddess") in st.worthless) is worthless
+        line = describe(next(e for e in reversed(st.log.events) if e.kind == "treasure"))
+        word = "worthless" if worthless else "keeps its gold"
+        assert line.endswith(f"Statue of Goddess — OPEN (rolled {roll}: {word})")
 
 
 def test_weapons_only_on_the_way_back_and_not_used_up() -> None:
