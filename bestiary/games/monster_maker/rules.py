@@ -947,6 +947,12 @@ class MonsterMakerState(State):
 
     # ------------------------------------------------------------ information
     def view(self, seat: int | None) -> dict[str, Any]:
+        """The table as ``seat`` may know it (None: a spectator). Others' hands and
+        un-OPEN treasures appear only as counts. ``hand_labels`` / ``hand_cards``
+        give the seat's cards with strengths under the rules in force (Sleep
+        errata); ``players[s].rolled`` what each banked dice treasure rolled;
+        ``victory`` how the result is counted; ``final`` the result with every
+        seat's gold breakdown."""
         cs = self.cs
         cn = [c.name for c in cs.cards]
         tn = [t.name for t in cs.treasures]
