@@ -19,7 +19,7 @@ from . import html as h
 from . import plots
 from .metrics import Metric, all_metrics
 from .runs import run_meta
-from .stats import Z95, Difference, bootstrap_means, min_detectable, two_proportions
+from .stats import Z95, Difference, mean_difference, min_detectable, two_proportions
 
 FEW_GAMES = 1000  # below this many games per run the page warns first of all
 DETECT = 0.05  # a difference of win shares a designer cares about
@@ -63,7 +63,7 @@ def _difference(a: Metric, b: Metric) -> Difference:
     if a.kind == "proportion":
         return two_proportions(a.k, a.n, b.k, b.n)
     reps = 2000 if max(len(a.values), len(b.values)) <= 5000 else 500
-    return bootstrap_means(a.values, b.values, reps=reps)
+    return mean_difference(a.values, b.values, reps=reps)
 
 
 def compare_tables(a: pa.Table, b: pa.Table) -> list[Row]:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from bestiary.lab.stats import bootstrap_means, min_detectable, two_proportions, wilson
+from bestiary.lab.stats import (
+    bootstrap_means,
+    mean_difference,
+    min_detectable,
+    two_proportions,
+    welch,
+    wilson,
+)
 
 
 def test_wilson_matches_the_published_interval() -> None:
@@ -61,3 +68,21 @@ def test_min_detectable_effect_shrinks_with_games() -> None:
     # 2.8016 * sqrt(.25 * 2/1000) = 0.06265
     assert min_detectable(1000, 1000) == pytest.approx(0.06265, abs=1e-4)
     assert min_detectable(10_000, 10_000) < min_detectable(100, 100)
+
+
+def test_welch_against_hand_computation() -> None:
+    # means 2 and 3; sample variances 2.5 and 2.5 (1..5 and 2..6), n = 5 each:
+    # se = sqrt(2.5/5 + 2.5/5) = 1, z = 1, p = 2 * P(Z > 1) = 0.31731
+    d = welch([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])
+    assert d.diff == pytest.approx(1.0)
+    assert d.p_value == pytest.approx(0.31731, abs=1e-5)
+    assert (d.low, d.high) == (
+        pytest.approx(1 - 1.95996, abs=1e-5),
+        pytest.approx(2.95996, abs=1e-5),
+    )
+
+
+def test_large_samples_use_welch_and_small_ones_the_bootstrap() -> None:
+    big = [float(i % 10) for i in range(20_001)]
+    assert mean_difference(big, big).test == "Welch z"
+    assert mean_difference([1.0, 2.0], [2.0, 3.0], reps=100).test == "bootstrap/permutation"
