@@ -55,6 +55,8 @@ WorkersOpt = Annotated[
     typer.Option("--workers", help="processes (default: every core; results do not depend on it)"),
 ]
 OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="write the HTML page here")]
+# sweep and arena keep -o for rule options (as simulate does): the page is --output only
+PageOpt = Annotated[Path | None, typer.Option("--output", help="write the HTML page here")]
 MAX_WORKERS = 256
 
 
@@ -311,7 +313,7 @@ def sweep(
     out_dir: Annotated[Path, typer.Option("--out-dir", help="folder for the run files")] = Path(
         "runs/sweep"
     ),
-    output: OutputOpt = None,
+    output: PageOpt = None,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
@@ -379,7 +381,7 @@ def arena(
         list[str] | None, typer.Option("--option", "-o", help="rule option name=value")
     ] = None,
     out_path: Annotated[Path | None, typer.Option("--out", help="also keep the games")] = None,
-    output: OutputOpt = None,
+    output: PageOpt = None,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,

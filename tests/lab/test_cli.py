@@ -82,3 +82,17 @@ def test_arena_json_ranks_agents(tmp_path: Path) -> None:
     assert code == 0, text
     ratings = json.loads(text)["ratings"]
     assert [r["agent"] for r in ratings] == ["heuristic", "random"]
+
+
+def test_short_options_do_not_clash() -> None:
+    """-o is the report page for report/compare and a rule option for sweep/arena."""
+    import click
+
+    for fn in (lab.report, lab.compare, lab.sweep, lab.arena, lab.run):
+        command = typer.main.get_command_from_info(
+            typer.models.CommandInfo(callback=fn),
+            pretty_exceptions_short=True,
+            rich_markup_mode=None,
+        )
+        flags = [f for p in command.params if isinstance(p, click.Option) for f in p.opts]
+        assert len(flags) == len(set(flags)), fn.__name__
