@@ -19,6 +19,13 @@ def _names(cards: Any) -> str:
     return ", ".join(_name(c) for c in cards or [])
 
 
+# Why a card left a hand other than by choice (the nature that forced it).
+_WHY = {
+    "mean": ", taken by a mean monster",
+    "cheerful": ", leaving with a cheerful one",
+    "proud": ", following a proud one",
+}
+
 _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "round": lambda d: f"— round {d['round']}, seat {d['dealer']} deals —",
     "dealt": lambda d: f"seat {d['seat']} is dealt {_names(d['cards'])}",
@@ -28,7 +35,7 @@ _LINES: dict[str, Callable[[dict[str, Any]], str]] = {
     "rolled": lambda d: f"{d['card']} rolls {d['roll']} on 2d20-4: {d['nature']}",
     "discarded": lambda d: (
         f"seat {d['seat']} {'sets aside' if d.get('aside') else 'discards'} {_name(d['card'])}"
-        + ("" if d.get("why") == "chosen" else f" ({d.get('why')})")
+        + _WHY.get(str(d.get("why")), "")
     ),
     "banned": lambda d: f"seat {d['seat']} may no longer collect {d['group']}",
     "peeked": lambda d: f"seat {d['seat']} looks at the top of the stock: {_names(d['cards'])}",

@@ -548,3 +548,17 @@ def test_a_laid_set_past_5_leaves_only_the_8_card_win() -> None:
     st._recount(1)
     score = st._score(1)
     assert score is not None and score.pattern == "8"
+
+
+def test_a_forced_discard_says_which_nature_forced_it() -> None:
+    """ "Mean/selfish: when discarded, such a monster takes revenge on the player, and
+    causes him to have to discard an additional random card." The log says so in
+    words (not "Kappa (mean) (mean)": the card's nature, then the reason)."""
+    from bestiary.engine.events import Event
+    from bestiary.games.taxonomy.describe import describe
+
+    card = {"name": "Kappa", "natures": ["mean"]}
+    forced = Event(0, "discarded", {"seat": 2, "card": card, "why": "mean", "aside": False})
+    chosen = Event(1, "discarded", {"seat": 2, "card": card, "why": "chosen", "aside": False})
+    assert describe(forced) == "seat 2 discards Kappa (mean), taken by a mean monster"
+    assert describe(chosen) == "seat 2 discards Kappa (mean)"
