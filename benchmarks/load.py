@@ -6,7 +6,8 @@ temporary folder unless ``--db`` names one), with the per-client quotas
 raised (every client here is 127.0.0.1), and reports:
 
 - moves/s: moves the server accepted over the run (all tables);
-- move round trip p50/p99: a person's ``act`` to the update of that move;
+- move round trip p50/p99: a person's ``act`` to the update that shows its
+  move (an event of its seat, or the end of its turn);
 - errors: HTTP failures, error messages and dropped sockets;
 - RSS: the server process and its worker processes (peak and at the end).
 
@@ -49,6 +50,7 @@ class Stats:
     errors: dict[str, int] = field(default_factory=dict)
     spectator_messages: int = 0
     human_moves: int = 0
+    stale: int = 0  # moves overtaken by a bot's before they arrived (not errors)
     rss_peak_kb: int = 0
 
     def error(self, kind: str) -> None:
@@ -165,14 +167,28 @@ async def human(
                             stats.error("no update for 30 s")
                         break
                     if msg["type"] == "error":
-                        if "not a legal action" not in msg["message"]:
-                            stats.error("ws error")
+                        # A move made stale by a bot's: ask for the state again,
+                        # or both sides would wait for each other.
+                        stale = ("not a legal action", "no decision to make")
+                        if any(text in msg["message"] for text in stale):
+                            stats.stale += 1
+                        else:
+                            stats.error(f"ws error: {msg['message'][:60]}")
                         sent = None
+                        await ws.send(json.dumps({"type": "sync"}))
                         continue
                     if msg["type"] != "update":
                         continue
-                    if sent is not None and any(e["event"].get("seat") == 0 for e in msg["events"]):
+                    # Our move is answered by an update showing our event or
+                    # ending our turn (a bot's update may come first).
+                    if sent is not None and (
+                        not msg["your_turn"]
+                        or any(e["event"].get("seat") == 0 for e in msg["events"])
+                    ):
                         stats.round_trips.append(time.monotonic() - sent)
+                        sent = None
+                    elif sent is not None and time.monotonic() - sent > 5:
+                        stats.error("move unanswered for 5 s")
                         sent = None
                     if msg["over"]:
                         break
@@ -272,6 +288,7 @@ async def run(opts: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
         "human_moves": stats.human_moves,
+        "stale_moves": stats.stale,
         "round_trip_ms_p50": round(1000 * statistics.median(trips), 1) if trips else None,
         "round_trip_ms_p99": round(1000 * trips[int(0.99 * (len(trips) - 1))], 1)
         if trips

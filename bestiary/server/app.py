@@ -78,6 +78,16 @@ class CreateTable(BaseModel):
         description="only for a solo table (one person, the rest bots); "
         "otherwise the server draws a 128-bit seed nobody knows",
     )
+    turn_seconds: int | None = Field(
+        None,
+        ge=10,
+        le=86_400,
+        description="turn timer: a person who owes a move this long gets a bot's move",
+    )
+
+
+class SeatToken(BaseModel):
+    token: str = Field(max_length=200)
 
 
 class JoinTable(BaseModel):
@@ -229,6 +239,7 @@ def create_app(
             options=req.options,
             seed=req.seed,
             client=_client(request),
+            turn_seconds=req.turn_seconds,
         )
         return table.info()
 
@@ -255,6 +266,17 @@ def create_app(
     async def join_table(table_id: str, req: JoinTable) -> Joined:
         seat, token = hub.join(table_id, req.seat, req.name)
         return Joined(table=table_id, seat=seat, token=token, url=f"/table/{table_id}")
+
+    @app.post("/api/tables/{table_id}/resign", summary="Leave for good: a bot takes the seat")
+    async def resign(table_id: str, req: SeatToken) -> dict[str, Any]:
+        seat = await hub.resign(table_id, req.token)
+        return {"table": table_id, "seat": seat, "agent": "normal"}
+
+    @app.post("/api/tables/{table_id}/rematch", summary="The rematch of a finished table")
+    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+        """The same game, options and bots with the people's seats open and a
+        fresh seed; every player asking gets the same table. Join it as usual."""
+        return hub.rematch(table_id, _client(request)).info()
 
     def finished(table_id: str) -> TableRow:
         row = hub.row(table_id)

@@ -169,6 +169,7 @@ class Hub:
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         client: str = "",
+        turn_seconds: int | None = None,
     ) -> LiveTable:
         """Check everything (game, players, variant, options, agent specs, the
         client's quota) before anything is stored; raise the engine's error
@@ -209,6 +210,7 @@ class Hub:
             created_at=datetime.now(UTC),
             seats=rows,
             seed_chosen=chosen,
+            turn_seconds=turn_seconds,
         )
         self.store.create_table(row)
         if client:
@@ -235,6 +237,38 @@ class Hub:
                 f"too many tables created; at most {self.limits.tables_per_minute:g} a minute "
                 f"(bursts of {self.limits.table_burst})"
             )
+
+    def rematch(self, table_id: str, client: str = "") -> LiveTable:
+        """The rematch of a finished table: the same game, variant, options,
+        bots and turn timer, the people's seats open, a fresh seed. Asked
+        twice (by each player), it is the same table."""
+        row = self.row(table_id)
+        if row.status != "finished":
+            raise Conflict("a rematch opens when the game is over")
+        if row.rematch is not None:
+            return self.get(row.rematch)
+        seats: list[Mapping[str, Any]] = [
+            {"kind": "human"} if s.kind == "human" else {"kind": "bot", "agent": s.agent}
+            for s in row.seats
+        ]
+        table = self.create(
+            row.game,
+            seats,
+            variant=row.variant,
+            options=row.options,
+            client=client,
+            turn_seconds=row.turn_seconds,
+        )
+        row.rematch = self.store.set_rematch(table_id, table.id)
+        return self.get(row.rematch)
+
+    async def resign(self, table_id: str, token: str) -> int:
+        """The seat of ``token`` is handed to a bot for the rest of the game."""
+        seat = self.seat_of(table_id, token)
+        if seat is None:
+            raise NotFound("that token holds no seat at this table")
+        await self.get(table_id).resign(seat)
+        return seat
 
     def _is_open(self, table_id: str) -> bool:
         table = self.live.get(table_id)

@@ -85,6 +85,7 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self.timer: asyncio.Task[None] | None = None
         self.on_idle: Callable[[LiveTable], None] | None = None
         self._rebuild()
 
@@ -196,6 +197,25 @@ class LiveTable:
         self.broadcast()
         self.wake_bots()
 
+    async def resign(self, seat: int) -> None:
+        """A person leaves for good: a bot (the normal level) plays the seat from
+        now on; the seat's sockets watch as spectators, its token stops working."""
+        async with self.lock:
+            if self.row.status != "playing":
+                raise IllegalAction(
+                    f"only a game in play can be resigned (this one is {self.row.status})"
+                )
+            s = self.row.seats[seat]
+            self.store.hand_to_bot(self.id, seat, "normal")
+            s.kind, s.agent, s.name = "bot", "normal", f"{s.name or 'player'} (resigned; bot)"
+            for conn in list(self.connections):
+                if conn.seat == seat:
+                    conn.seat = None
+                    conn.send(error("you resigned: a bot plays this seat now; you are watching"))
+                    self.resend(conn)
+            self.broadcast()
+        self.wake_bots()
+
     # -- moves ---------------------------------------------------------------
     async def act(self, seat: int, text: str) -> str:
         """Apply a seat's action given as text; IllegalAction (state unchanged) if not."""
@@ -252,9 +272,43 @@ class LiveTable:
         return None
 
     def wake_bots(self) -> None:
-        """Start the bot loop if a bot owes a move and none is running."""
+        """Start the bot loop if a bot owes a move and none is running; restart
+        the turn timer."""
         if self.bot_task is None and self._next_bot_seat() is not None:
             self.bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
+        self._arm_timer()
+
+    # -- the turn timer ---------------------------------------------------------
+    def _late_people(self) -> list[int]:
+        if self.row.status != "playing" or self.state.over:
+            return []
+        owed = set(self.state.to_act())
+        return [s.seat for s in self.row.seats if s.kind == "human" and s.seat in owed]
+
+    def _arm_timer(self) -> None:
+        """With a turn timer, watch the people who owe a move now: if the table
+        has not moved when the time is up, a bot moves for them (the seat
+        stays theirs)."""
+        if not self.row.turn_seconds or not self._late_people():
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = asyncio.get_running_loop().create_task(self._expire_turn(self.moves))
+
+    async def _expire_turn(self, n: int) -> None:
+        assert self.row.turn_seconds
+        await asyncio.sleep(self.row.turn_seconds)
+        for seat in self._late_people():
+            if self.moves != n:
+                return  # someone moved: the timer was re-armed for the new turn
+            text = await self._bot_decision(seat, "normal")
+            async with self.lock:
+                if self.moves != n or seat not in self._late_people():
+                    return
+                log.info("table %s: seat %d ran out of time; a bot moved", self.id, seat)
+                self._apply(seat, text)
+        self.timer = None
+        self.wake_bots()
 
     async def _bot_loop(self) -> None:
         try:
@@ -276,6 +330,7 @@ class LiveTable:
                     if self.moves != n or seat not in self.state.to_act():
                         continue
                     self._apply(seat, text)
+                self._arm_timer()  # a person may owe the next move
         except asyncio.CancelledError:
             self.bot_task = None
             raise
@@ -283,8 +338,11 @@ class LiveTable:
             log.exception("the bots of table %s stopped", self.id)
             self.bot_task = None
 
-    async def _bot_decision(self, seat: int) -> str:
-        spec = playable(self.game, self.row.seats[seat].agent, self.limits.max_iterations)
+    async def _bot_decision(self, seat: int, agent: str | None = None) -> str:
+        """The bot's move for ``seat``: its own bot, or ``agent`` (a person's
+        seat whose time ran out)."""
+        agent = agent or self.row.seats[seat].agent
+        spec = playable(self.game, agent, self.limits.max_iterations)
         n = self.moves
         if spec != "random" and self.pool is not None:
             try:
@@ -309,6 +367,8 @@ class LiveTable:
             return str(self.state.legal(seat)[0])
 
     async def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
         if self.bot_task is not None:
             self.bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -342,4 +402,6 @@ def table_info(row: TableRow, game: Game | None, public_moves: int | None = None
         "seed_sha256": commitment(row.seed),
         "seed": str(row.seed) if over else None,
         "seed_chosen": row.seed_chosen,  # a solo table whose player brought the seed
+        "turn_seconds": row.turn_seconds,
+        "rematch": row.rematch,
     }

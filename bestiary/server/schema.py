@@ -39,6 +39,9 @@ tables = Table(
     Column("result", Text, nullable=True),  # JSON, once finished
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # A person who owes a move this long is replaced by a bot for that move.
+    Column("turn_seconds", Integer, nullable=True),
+    Column("rematch", String(32), nullable=True),  # the table of the rematch, once asked
 )
 
 seats = Table(

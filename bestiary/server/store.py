@@ -80,6 +80,8 @@ class TableRow:
     created_at: datetime
     result: dict[str, Any] | None = None
     seed_chosen: bool = False  # the creator brought the seed (solo tables only)
+    turn_seconds: int | None = None  # a bot moves for a person this late
+    rematch: str | None = None
     move_count: int | None = None  # for listings, which load no moves
     seats: list[SeatRow] = field(default_factory=list)
     moves: list[tuple[int, str]] = field(default_factory=list)
@@ -146,6 +148,7 @@ class Store:
                     players=row.players,
                     seed=str(row.seed),
                     seed_chosen=row.seed_chosen,
+                    turn_seconds=row.turn_seconds,
                     status=row.status,
                     created_at=row.created_at,
                 )
@@ -310,6 +313,30 @@ class Store:
                 )
             return True
 
+    def hand_to_bot(self, table_id: str, seat: int, agent: str) -> None:
+        """A person's seat becomes a bot's for the rest of the game; its token
+        stops working."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(kind="bot", agent=agent, token_hash=None)
+            )
+
+    def set_rematch(self, table_id: str, rematch: str) -> str:
+        """Record the rematch of a table, once: the rematch id that stands."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables.update()
+                .where(tables.c.id == table_id, tables.c.rematch.is_(None))
+                .values(rematch=rematch)
+            )
+            return str(
+                conn.execute(
+                    sa.select(tables.c.rematch).where(tables.c.id == table_id)
+                ).scalar_one()
+            )
+
     def seat_of_token(self, table_id: str, token_hash: str) -> int | None:
         with self.engine.connect() as conn:
             return conn.execute(
@@ -355,6 +382,8 @@ def _table_row(t: Any) -> TableRow:
         created_at=_aware(t.created_at),
         result=json.loads(t.result) if t.result else None,
         seed_chosen=bool(t.seed_chosen),
+        turn_seconds=t.turn_seconds,
+        rematch=t.rematch,
     )
 
 

@@ -1,4 +1,4 @@
-"""A test game whose own bot thinks for a minute: to check that a bot deep in
+"""A test game whose own bot and scoring tool think for a minute: to check that a bot deep in
 thought holds up neither other requests nor shutdown. Registered by the
 served process (see serving.py) and by tests that need it in-process."""
 
@@ -29,6 +29,13 @@ class SlowGame(ToyGame):
 
     def agents(self) -> Mapping[str, Callable[..., Any]]:
         return {"heuristic": SleepyAgent}
+
+    def score_tool(self, payload: Mapping[str, Any], rules: Any) -> dict[str, Any] | None:
+        """A scoring tool as slow as an exact search over many cards (a minute),
+        unless asked ``{"quick": true}``."""
+        if not payload.get("quick"):
+            time.sleep(60)
+        return {"score": 0}
 
 
 GAME = SlowGame()

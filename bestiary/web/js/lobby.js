@@ -96,6 +96,7 @@ async function create(ev) {
       variant: $("variant").value,
       options: chosenOptions(),
       seats,
+      turn_seconds: $("turn-seconds").value ? Number($("turn-seconds").value) : null,
     });
     if (seats[0].kind === "human") {
       const name = $("name").value.trim() || "player";

@@ -6,6 +6,15 @@ import * as generic from "./generic.js";
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 
+// A seat link (#seat=<n>.<token>) moves a seat to this device: keep it, then
+// drop it from the address bar so it is not shared by accident.
+(function adoptSeatLink() {
+  const m = /^#seat=(\d+)\.([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m) return;
+  saveSeat(tableId, Number(m[1]), m[2]);
+  history.replaceState(null, "", location.pathname);
+})();
+
 const page = {
   table: null,
   renderer: generic,
@@ -68,6 +77,7 @@ function renderSeats() {
   });
   $("seat-list").replaceChildren(...items);
   $("invite").value = `${location.origin}/table/${t.id}`;
+  $("seat-tools").hidden = !(page.mine && t.status === "playing");
   $("title").textContent = `${t.title} · ${t.variant} · ${statusText(t)}`;
   const mineToPlay = page.state && page.state.yourTurn && !page.replay;
   document.title = `${mineToPlay ? "▶ Your turn — " : ""}Bestiary — ${t.title}`;
@@ -90,6 +100,42 @@ function statusText(t) {
   if (t.status === "finished") return "finished";
   if (t.status === "expired") return "expired (nobody joined in time)";
   return `move ${t.moves}`;
+}
+
+async function copySeatLink() {
+  const link = `${location.origin}/table/${tableId}#seat=${page.mine.seat}.${page.mine.token}`;
+  if (navigator.clipboard) await navigator.clipboard.writeText(link);
+  showError("seat link copied: open it on the other device (anyone with it can play your seat)");
+}
+
+async function resign() {
+  if (!page.mine || !confirm("Leave this game for good? A bot will play your seat.")) return;
+  try {
+    await postJSON(`/api/tables/${tableId}/resign`, { token: page.mine.token });
+    forgetSeat(tableId);
+    page.mine = null;
+    connect();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function rematch() {
+  try {
+    const t = await postJSON(`/api/tables/${tableId}/rematch`, {});
+    if (page.mine) {
+      const seat = page.mine.seat;
+      const free = t.seats.find((s) => s.seat === seat && s.kind === "human" && !s.taken);
+      if (free) {
+        const name = localStorage.getItem("bestiary:name") || "player";
+        const joined = await postJSON(`/api/tables/${t.id}/join`, { seat, name });
+        saveSeat(t.id, joined.seat, joined.token);
+      }
+    }
+    location.href = `/table/${t.id}`;
+  } catch (e) {
+    showError(e.message);
+  }
 }
 
 async function take(seat) {
@@ -244,6 +290,9 @@ async function main() {
   page.renderer = await loadRenderer(page.table.game);
   renderSeats();
   $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite").value));
+  $("copy-seat").addEventListener("click", copySeatLink);
+  $("resign").addEventListener("click", resign);
+  $("rematch").addEventListener("click", rematch);
   $("open-replay").addEventListener("click", openReplay);
   $("rp-close").addEventListener("click", closeReplay);
   $("rp-first").addEventListener("click", () => stepReplay(0));
