@@ -10,8 +10,12 @@ It follows the rulebook's 'Overview of Basic Strategies':
 - Growth: the solver's best build.
 - Breeding: it takes and keeps the cards worth most to its Gene Pool: face
   value for winning generations, and more and more (as the Eras pass) the
-  colours its Gene Pool already has, since the final scoring counts cards in
-  single-colour monsters.
+  colours its Gene Pool already has and whether a card's ends let a larger
+  closed monster be built (the final scoring counts cards in single-colour
+  monsters with no loose ends). As the winner it takes from play what adds
+  most to what it gains in all: its own played card is gained anyway when its
+  'from hand' gains cover its whole hand (in the final Era always), so then
+  it takes another player's card.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from bestiary.agents.base import AgentContext
 from bestiary.engine import Rng
 
 from .cards import Card, cards_from
+from .closed import upper_bound
 from .rules import BUILD_BEST, EXPRESS, Hold, Keep, Take, TeratozoicState
-from .solver import best_build
+from .solver import best_build, shape_of
 
 
 class HeuristicAgent:
@@ -37,8 +42,10 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------ values
     @staticmethod
-    def gene_value(card: Card, colours: Counter[str], progress: float) -> float:
-        """How much a card is worth in one's Gene Pool (progress: 0 first Era .. 1 final)."""
+    def gene_value(card: Card, colours: Counter[str], progress: float, closes: int = 0) -> float:
+        """How much a card is worth in one's Gene Pool (progress: 0 first Era .. 1
+        final). ``closes``: how many more cards the largest closed monster of its
+        colour could hold with it (see ``closing_gain``)."""
         v = float(card.value)
         if not card.single_colour or card.colour in ("red", "blue", "yellow"):
             # Never part of a single-colour monster with other cards.
@@ -46,7 +53,38 @@ class HeuristicAgent:
         share = colours[card.colour] / max(sum(colours.values()), 1)
         if card.doubler:
             v += 3.0
-        return v + (2.0 + 8.0 * progress) * share
+        return v + (2.0 + 8.0 * progress) * share + 12.0 * progress * closes
+
+    @staticmethod
+    def closing_gain(deck: tuple[Card, ...], owned: list[int], card: int) -> int:
+        """How much the proven upper bound on the largest closed monster of the
+        card's colour grows when the card joins the Gene Pool ``owned`` (0 for a
+        card whose ends cannot help close anything there)."""
+        colour = deck[card].colour
+        mine = Counter(shape_of(deck[c]) for c in owned if deck[c].colour == colour)
+        with_card = mine + Counter([shape_of(deck[card])])
+        return _bound(with_card) - _bound(mine)
+
+    @staticmethod
+    def _owned(view: dict[str, Any], seat: int) -> list[int]:
+        """The seat's Gene Pool as it knows it: draw pile, discard pile (gains
+        included) and hand."""
+        me = view["players"][seat]
+        kept = set(me["discard"])
+        hand = [c for c in view.get("hand", []) if c not in kept]
+        return list(view.get("my_gene_pool", [])) + list(me["discard"]) + hand
+
+    @staticmethod
+    def _take_gain(view: dict[str, Any], seat: int, card: int, worth: Any) -> float:
+        """What the whole Breeding gains if the winner takes ``card`` now: the card
+        (unless it is its own and its hand gains would keep it anyway) plus the
+        best of its own cards its 'from hand' gains keep afterwards."""
+        me = view["players"][seat]
+        own = set(view.get("hand", [])) | set(me["played"] or [])
+        own -= set(view.get("taken", []))
+        keeps = view["era"]["winner_hand"]
+        rest = sorted((worth(c) for c in own if c != card), reverse=True)[:keeps]
+        return float(worth(card)) + sum(rest)
 
     def _colours(self, deck: tuple[Card, ...], view: dict[str, Any], seat: int) -> Counter[str]:
         me = view["players"][seat]
@@ -73,13 +111,18 @@ class HeuristicAgent:
             return BUILD_BEST
         colours = self._colours(deck, view, seat)
         progress = self._progress(view)
+        owned = self._owned(view, seat)
 
-        def worth(a: Any) -> float:
-            return self.gene_value(deck[a.card], colours, progress)
+        def worth(card: int) -> float:
+            closes = self.closing_gain(deck, owned, card) if progress > 0 else 0
+            return self.gene_value(deck[card], colours, progress, closes)
 
-        if phase in ("breed-play", "breed-hand"):
-            picks = [a for a in legal if isinstance(a, (Take, Keep))]
-            return max(picks, key=lambda a: (worth(a), -a.card))
+        if phase == "breed-play":
+            takes = [a for a in legal if isinstance(a, Take)]
+            return max(takes, key=lambda a: (self._take_gain(view, seat, a.card, worth), -a.card))
+        if phase == "breed-hand":
+            keeps = [a for a in legal if isinstance(a, Keep)]
+            return max(keeps, key=lambda a: (worth(a.card), -a.card))
         # Expression: plan once per generation, then hold the planned cards.
         key = (view["generation"], seat)
         if key not in self._plan:
@@ -122,3 +165,8 @@ class HeuristicAgent:
         # Expecting to lose: hold back the best genes, play the rest.
         ranked = sorted(hand, key=lambda c: -self.gene_value(deck[c], colours, progress))
         return ranked[:can_hold]
+
+
+def _bound(counts: Counter[tuple[int, ...]]) -> int:
+    shapes = tuple(sorted(counts))
+    return upper_bound(shapes, tuple(counts[s] for s in shapes))

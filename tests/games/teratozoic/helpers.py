@@ -46,9 +46,11 @@ def rig_hand(st: TeratozoicState, seat: int, names: Sequence[str]) -> None:
     the Mutations Deck (cards stay conserved)."""
     want = ids(*names)
     old = [c for c in st.hand[seat] if c not in want]
+    already = [c for c in st.hand[seat] if c in want]
     st.hand[seat] = []
     for c in want:
-        _remove(st, c)
+        if c not in already:
+            _remove(st, c)
     st.hand[seat] = list(want)
     st.mutations[:0] = old
 

@@ -512,7 +512,7 @@ def test_a_malformed_card_file_is_refused_with_its_line(tmp_path: object) -> Non
     bad = [ln.replace(",orange,1,S,", ",pink,1,S,") for ln in good]
     path = tmp_path / "cards.csv"
     path.write_text("\n".join(bad) + "\n", encoding="utf-8")
-    with pytest.raises(BadCardFile, match=r"line 7: colour 'pink'"):
+    with pytest.raises(BadCardFile, match=r"line 9: colour 'pink'"):
         load_cards(path)
     bad = [
         ln.replace("orange 1 head,starting,sun,orange,1,S", "orange 1 head,starting,sun,orange,1,Q")
