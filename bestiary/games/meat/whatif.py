@@ -53,25 +53,7 @@ def what_if(payload: Mapping[str, Any], rules: MeatRules) -> dict[str, Any]:
         for lane, spec in lanes.items():
             _place(st, side * 3 + LANES.index(lane), spec, used)
     before = [_creature(st, slot) for slot in range(6) if st.field[slot] >= 0]
-    steps = []
-    for reflex in st.STRIKES:
-        if st.over:
-            break
-        first = st.event_count()
-        st._strike(reflex)  # one pass of the game's own battle, as fight() runs it
-        events = st.events_since(first, None)
-        steps.append(
-            {
-                "step": "REFLEX creatures strike" if reflex else "the other creatures strike",
-                "hits": [_hit(e.data) for e in events if e.kind == "damaged"],
-                "died": [
-                    _slot(e.data["slot"]) | {"card": e.data["card"]}
-                    for e in events
-                    if e.kind == "died"
-                ],
-                "log": [describe(e) for e in events],
-            }
-        )
+    steps = _battle_steps(st)
     win, alive, total = st.round_winner()
     after = [_creature(st, slot) for slot in range(6) if st.field[slot] >= 0]
     out: dict[str, Any] = {
@@ -87,6 +69,27 @@ def what_if(payload: Mapping[str, Any], rules: MeatRules) -> dict[str, Any]:
     if "attacker" in payload:
         out["outcome"] = _duel_outcome(st)
     return out
+
+
+def _battle_steps(st: MeatState) -> list[dict[str, Any]]:
+    """The battle's passes as ``fight()`` runs them, each with what it did."""
+    steps = []
+    for reflex in st.STRIKES:
+        if st.over:
+            break
+        first = st.event_count()
+        st._strike(reflex)
+        events = st.events_since(first, None)
+        died = [e.data for e in events if e.kind == "died"]
+        steps.append(
+            {
+                "step": "REFLEX creatures strike" if reflex else "the other creatures strike",
+                "hits": [_hit(e.data) for e in events if e.kind == "damaged"],
+                "died": [_slot(d["slot"]) | {"card": d["card"]} for d in died],
+                "log": [describe(e) for e in events],
+            }
+        )
+    return steps
 
 
 def _sides(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
