@@ -151,6 +151,7 @@ def write_run(
                 backend=backend,
                 address=address,
                 progress=progress,
+                allow_import=True,
             ),
         )
     if as_json:
@@ -325,6 +326,7 @@ def sweep(
 
     if (option is None) == (cards is None):
         fail("give what to sweep: -o name=v1,v2,v3 or --cards a.toml,b.toml (one of them)")
+    allow_local_imports()
     with _lab_errors():
         from ..lab.sweep import load_sweep, parse_sweep, run_sweep, sweep_html, sweep_json
 
@@ -358,6 +360,7 @@ def sweep(
                 backend=backend,
                 address=address,
                 progress=progress,
+                allow_import=True,
             ),
         )
         runs = load_sweep(files)
@@ -419,6 +422,7 @@ def arena(
                 backend=backend,
                 address=address,
                 progress=progress,
+                allow_import=True,
             ),
         )
         data = arena_json(table)

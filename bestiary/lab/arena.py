@@ -80,6 +80,7 @@ def run_arena(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    allow_import: bool = False,
 ) -> pa.Table:
     game = get_game(game_id)
     n = players or min(p for p in game.allowed_players() if p >= 2)
@@ -93,7 +94,12 @@ def run_arena(
     for m, seats in enumerate(matchups(agents, n)):
         cfg = RunConfig(game_id, seats, seed + m * SEED_BLOCK, variant, dict(options or {}), True)
         for batch in play_rows(
-            cfg, range(games), workers=workers, backend=backend, address=address
+            cfg,
+            range(games),
+            workers=workers,
+            backend=backend,
+            address=address,
+            allow_import=allow_import,
         ):
             for r in batch:
                 r["index"] += m * games  # unique within the arena's table

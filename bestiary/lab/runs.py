@@ -82,6 +82,7 @@ class _Job:
     config: RunConfig
     cards_hash: str
     indexes: tuple[int, ...]
+    allow_import: bool = False  # module:object agent specs (the CLI only, never the server)
 
 
 def _play(job: _Job) -> list[dict[str, Any]]:
@@ -94,7 +95,14 @@ def _play(job: _Job) -> list[dict[str, Any]]:
         seed = cfg.seed + i
         result, decisions, error = None, 0, None
         try:
-            o = play_game(game, seats, seed, cfg.variant or None, dict(cfg.options))
+            o = play_game(
+                game,
+                seats,
+                seed,
+                cfg.variant or None,
+                dict(cfg.options),
+                allow_import=job.allow_import,
+            )
             result, decisions = o.result, o.decisions
         except Exception as exc:  # one broken game must not lose the run; its row says why
             error = f"{type(exc).__name__}: {exc}"
@@ -170,16 +178,17 @@ def play_rows(
     backend: str = "local",
     address: str | None = None,
     chunk: int | None = None,
+    allow_import: bool = False,
 ) -> Iterator[list[dict[str, Any]]]:
     """Rows of the games ``indexes`` of ``config``, in batches, in any order."""
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     game = get_game(config.game)
-    check_seats(game, config.seats)
+    check_seats(game, config.seats, allow_import)
     game.ruleset(config.variant or None, config.options)  # bad options fail before any game
     h = cards_hash(config.game, config.variant, config.options)
     size = chunk or max(1, min(16, len(indexes) // (max(workers, 1) * 8) or 1))
-    jobs = [_Job(config, h, c) for c in _chunks(list(indexes), size)]
+    jobs = [_Job(config, h, c, allow_import) for c in _chunks(list(indexes), size)]
     if backend == "ray":
         return _ray(jobs, address, workers)
     return _local(jobs, workers)
@@ -274,6 +283,7 @@ def run_to_parquet(
     address: str | None = None,
     progress: Progress | None = None,
     checkpoint_seconds: float = 30.0,
+    allow_import: bool = False,
 ) -> RunResult:
     """Make ``path`` hold games ``0..games-1`` of ``config`` (resume, extend or create).
 
@@ -310,7 +320,15 @@ def run_to_parquet(
 
     try:
         if todo:
-            for batch in play_rows(config, todo, workers=workers, backend=backend, address=address):
+            batches = play_rows(
+                config,
+                todo,
+                workers=workers,
+                backend=backend,
+                address=address,
+                allow_import=allow_import,
+            )
+            for batch in batches:
                 fresh.extend(batch)
                 played += len(batch)
                 if progress:

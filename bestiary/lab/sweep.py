@@ -57,6 +57,7 @@ def run_sweep(
     backend: str = "local",
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    allow_import: bool = False,
 ) -> list[tuple[str, Path]]:
     """Run every value (resuming files already there); returns (value, file) pairs."""
     game = get_game(game_id)
@@ -71,7 +72,14 @@ def run_sweep(
     for v, cfg in configs:
         path = out / f"{_slug(name)}={_slug(v)}.parquet"
         run_to_parquet(
-            cfg, path, games, workers=workers, backend=backend, address=address, progress=progress
+            cfg,
+            path,
+            games,
+            workers=workers,
+            backend=backend,
+            address=address,
+            progress=progress,
+            allow_import=allow_import,
         )
         done.append((v, path))
     return done

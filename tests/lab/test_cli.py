@@ -96,3 +96,34 @@ def test_short_options_do_not_clash() -> None:
         )
         flags = [f for p in command.params if isinstance(p, click.Option) for f in p.opts]
         assert len(flags) == len(set(flags)), fn.__name__
+
+
+def test_a_designers_own_bot_from_the_current_folder_plays_in_a_run(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    (tmp_path / "firstbot.py").write_text(
+        "class First:\n"
+        "    def __init__(self, seed: int = 0) -> None:\n"
+        "        pass\n"
+        "    def act(self, ctx):\n"
+        "        return ctx.legal[0]\n"
+    )
+    monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
+    run = tmp_path / "mine.parquet"
+    code, text = invoke(
+        "run",
+        "meat",
+        "--out",
+        str(run),
+        "-n",
+        "2",
+        "--workers",
+        "1",
+        "--seats",
+        "firstbot:First,random",
+        "--json",
+    )
+    assert code == 0, text
+    from bestiary.lab.runs import read_run
+
+    assert read_run(run).column("seats").to_pylist()[0] == ["firstbot:First", "random"]
