@@ -19,7 +19,8 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from .schema import ROW, SCHEMA_VERSION, meta_of, with_meta
 
 BACKENDS = ("local", "ray")
 Progress = Callable[[int], None]
+Batches = Generator[list[dict[str, Any]], None, None]
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone handles Ctrl-C
 
 
-def _local(jobs: list[_Job], workers: int) -> Iterator[list[dict[str, Any]]]:
+def _local(jobs: list[_Job], workers: int) -> Batches:
     if workers <= 1:
         for job in jobs:
             yield _play(job)
@@ -147,7 +149,7 @@ def _local(jobs: list[_Job], workers: int) -> Iterator[list[dict[str, Any]]]:
         pool.join()
 
 
-def _ray(jobs: list[_Job], address: str | None, workers: int) -> Iterator[list[dict[str, Any]]]:
+def _ray(jobs: list[_Job], address: str | None, workers: int) -> Batches:
     try:
         import ray
     except ImportError:
@@ -179,7 +181,7 @@ def play_rows(
     address: str | None = None,
     chunk: int | None = None,
     allow_import: bool = False,
-) -> Iterator[list[dict[str, Any]]]:
+) -> Batches:
     """Rows of the games ``indexes`` of ``config``, in batches, in any order."""
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
@@ -328,15 +330,17 @@ def run_to_parquet(
                 address=address,
                 allow_import=allow_import,
             )
-            for batch in batches:
-                fresh.extend(batch)
-                played += len(batch)
-                if progress:
-                    progress(len(batch))
-                now = time.perf_counter()
-                if now - last >= checkpoint_seconds:
-                    flush()
-                    last = now
+            # closing: an interrupt stops the workers now, not when the generator is collected
+            with closing(batches):
+                for batch in batches:
+                    fresh.extend(batch)
+                    played += len(batch)
+                    if progress:
+                        progress(len(batch))
+                    now = time.perf_counter()
+                    if now - last >= checkpoint_seconds:
+                        flush()
+                        last = now
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - t0

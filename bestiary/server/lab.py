@@ -6,6 +6,10 @@ A run is a row of the ``lab_runs`` table in the server's own database
 Card files come only from ``<data_dir>/lab/cards/``: a client names one of
 the files listed there, never a path. Runs play one after another in one
 background thread (the server's cores belong to its players first).
+
+When the app stops, a run in progress saves its games and goes back to
+``queued``; when the router is created again (the server restarts) every
+queued or running run is resumed from its file.
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, Field
 
@@ -100,7 +106,15 @@ def lab_router(
     folders = LabFolders(data_dir)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lab-run")
     reports_lock = threading.Lock()
-    router = APIRouter()
+    stopping = threading.Event()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        stopping.set()  # the run in progress saves its games at its next batch
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    router = APIRouter(lifespan=lifespan)
 
     def row(run_id: str) -> dict[str, Any]:
         if not _ID.match(run_id):
@@ -124,6 +138,8 @@ def lab_router(
 
         def progress(k: int) -> None:
             nonlocal done, last
+            if stopping.is_set():
+                raise KeyboardInterrupt  # run_to_parquet saves what is played and returns
             done += k
             now = time.monotonic()
             if now - last > 0.5:  # the database is not a progress bar: a write per half second
@@ -138,9 +154,42 @@ def lab_router(
         except Exception as exc:  # the run failed, the server did not: say why on the page
             update(run_id, status="failed", error=f"{type(exc).__name__}: {exc}"[:500])
             return
+        if res.interrupted:
+            update(run_id, status="queued", done=res.total)  # resumed at the next start
+            return
         update(
             run_id, status="done", done=res.total, games_per_second=round(res.games_per_second, 2)
         )
+
+    def resume_unfinished() -> None:
+        with engine.connect() as c:
+            rows = (
+                c.execute(
+                    sa.select(lab_runs)
+                    .where(lab_runs.c.status.in_(("queued", "running")))
+                    .order_by(lab_runs.c.created)
+                )
+                .mappings()
+                .all()
+            )
+        for r in rows:
+            req = NewRun(
+                game=r["game"],
+                seats=json.loads(r["seats"]),
+                variant=r["variant"],
+                options=json.loads(r["options"]),
+                cards=r["cards"],
+                games=r["games"],
+                seed=r["seed"],
+            )
+            try:
+                options = checked_options(req)
+            except (BestiaryError, HTTPException) as exc:  # e.g. its card file was removed
+                detail = exc.detail if isinstance(exc, HTTPException) else str(exc)
+                update(r["id"], status="failed", error=f"cannot resume: {detail}"[:500])
+                continue
+            update(r["id"], status="queued")
+            pool.submit(play, r["id"], req, options)
 
     @router.get("/api/lab/games", summary="Games, variants, options and bots for the lab")
     def games() -> dict[str, Any]:
@@ -241,10 +290,17 @@ def lab_router(
         with reports_lock:
             return HTMLResponse(compare_html(ta, tb, f"run {a}", f"run {b}"))
 
+    @router.get("/api/lab/runs/{run_id}/report.html")
+    def report_file(run_id: str) -> HTMLResponse:
+        page = report(run_id)
+        page.headers["Content-Disposition"] = f'attachment; filename="lab-{run_id}.html"'
+        return page
+
     @router.get("/lab", include_in_schema=False)
     def lab_page() -> FileResponse:
         return FileResponse(WEB / "lab.html")
 
+    resume_unfinished()
     return router
 
 

@@ -72,3 +72,22 @@ def test_paths_and_bad_requests_are_refused(client: TestClient) -> None:
     r = client.post("/api/lab/runs", json=base | {"game": "chess"})
     assert r.status_code == 400
     assert client.get("/api/lab/runs/zzz/report").status_code == 404
+
+
+def test_a_run_stopped_with_the_server_resumes_when_it_starts_again(tmp_path: Path) -> None:
+    body = {"game": "meat", "seats": ["random", "random"], "games": 80}
+    with TestClient(lab_app(tmp_path)) as first:  # the block's end is the app's shutdown
+        run_id = first.post("/api/lab/runs", json=body).json()["id"]
+        deadline = time.monotonic() + 60
+        while first.get(f"/api/lab/runs/{run_id}").json()["done"] == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'lab.sqlite3'}")
+    with engine.connect() as c:
+        status, done = c.execute(sa.text("SELECT status, done FROM lab_runs")).one()
+    assert status == "queued" and 0 < done < 80  # stopped part way, its games saved
+    with TestClient(lab_app(tmp_path)) as second:
+        run = wait_done(second, run_id)
+        assert run["status"] == "done" and run["done"] == 80
+        report = second.get(f"/api/lab/runs/{run_id}/report.html")
+        assert "attachment" in report.headers["content-disposition"]

@@ -75,6 +75,8 @@ def test_lab_page_runs_reports_and_compares(lab_url: str, browser: Any) -> None:
         assert rows.count() == 2
         assert "stronger.toml" in rows.nth(0).inner_text()  # newest first
         assert "4/4" in rows.nth(1).inner_text()
+        download = rows.nth(0).locator("a.report-file").get_attribute("href")
+        assert download is not None and download.endswith("/report.html")
         # a report opens in the page's frame, with its sections and plots
         rows.nth(0).locator("button.report").click()
         frame = page.frame_locator("#report-frame")

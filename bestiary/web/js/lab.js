@@ -70,7 +70,9 @@ function runRow(run) {
     h("td", {},
       done ? h("button", { type: "button", class: "small report", onclick: () => show(`/api/lab/runs/${run.id}/report`) }, "report") : "",
       " ",
-      done ? h("a", { href: `/api/lab/runs/${run.id}/download`, download: `${run.id}.parquet` }, "download") : ""),
+      done ? h("a", { href: `/api/lab/runs/${run.id}/report.html`, class: "report-file" }, "report.html") : "",
+      " ",
+      done ? h("a", { href: `/api/lab/runs/${run.id}/download`, download: `${run.id}.parquet` }, "run.parquet") : ""),
   );
 }
 
