@@ -5,7 +5,8 @@ intervals, and the search's iterations per second.
         --spec ismcts:seconds=0.5
 
 One ISMCTS seat plays ``players - 1`` heuristic seats; game ``i`` puts it in
-seat ``i % players`` (seed ``seed + i``). A tied win counts as a share.
+seat ``i % players`` (seed ``seed + i``). A tied win counts as a share; in
+team games a team's win counts in full (fair share: one over the teams).
 Prints a JSON line after every game (the running totals), so a run cut
 short still reports; the last line is the result.
 """
@@ -16,7 +17,6 @@ import argparse
 import json
 import math
 import statistics
-import sys
 import time
 
 from bestiary.agents import AgentContext, make_agent
@@ -45,6 +45,7 @@ def main() -> None:
     ap.add_argument("--variant", default=None)
     args = ap.parse_args()
     game = get_game(args.game)
+    teams = game.teams(args.players)
     wins = 0.0
     iters: list[float] = []
     per_decision: list[float] = []
@@ -69,10 +70,12 @@ def main() -> None:
         result = state.result
         assert result is not None
         if me in result.winners:
-            wins += 1.0 / len(result.winners)
+            # A team's win counts in full for each member (as in `simulate`).
+            wins += 1.0 if teams else 1.0 / len(result.winners)
         # A summary after every game, so a run cut short still reports.
-        print(json.dumps(summary(args, game.default_variant, wins, i + 1, iters, per_decision, t0)))
-        sys.stdout.flush()
+        fair = 1 / (len(set(teams)) if teams else args.players)
+        row = summary(args, game.default_variant, wins, i + 1, iters, per_decision, t0, fair)
+        print(json.dumps(row), flush=True)
 
 
 def summary(
@@ -83,6 +86,7 @@ def summary(
     iters: list[float],
     per_decision: list[float],
     t0: float,
+    fair: float,
 ) -> dict[str, object]:
     lo, hi = wilson(wins, games)
     return {
@@ -95,7 +99,7 @@ def summary(
         "wins": wins,
         "win_rate": round(wins / games, 3),
         "wilson95": [round(lo, 3), round(hi, 3)],
-        "fair_share": round(1 / args.players, 3),
+        "fair_share": round(fair, 3),
         "searched_decisions": len(iters),
         "iterations_per_s_median": round(statistics.median(iters), 1) if iters else None,
         "seconds_per_search_median": round(statistics.median(per_decision), 3)
