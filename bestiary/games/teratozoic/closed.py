@@ -4,25 +4,26 @@
 single-color monsters with no loose ends they can': for one colour, the most
 cards that make ONE connected monster in which every end meets an end.
 
-The search is exact: a branch and bound over layouts with two proofs.
+The answer is exact, with a proof:
 
-- **No layout is visited twice up to translation.** Every monster has a
-  top-left card: the leftmost card of its top row. Nothing lies above it or to
-  its left in its row, so it has no end on its north or west edge. The search
-  puts that card at the origin and only ever places cards below row 0 or to its
-  right in row 0; the monster then grows by filling its open ends (the most
-  constrained first), so every monster is found from exactly one anchor.
-- **Upper bounds cut the tree.** A closed monster of ``n`` cards joined by
-  ``c >= n - 1`` connections has ``2c`` ends: ``sum(ends - 2) >= -2`` over its
-  cards. At every node the cards still to come can add at most every card with
-  two or more ends plus as many single-ended cards as that sum allows; a branch
-  that cannot beat the best monster found is cut. Globally, end parity (every
-  axis and spot holds an even number of ends) bounds the answer from the start
-  and the search stops as soon as it meets that bound.
+- **An upper bound by lines** (:func:`segment_bound`, RULES.md 'The solver'):
+  the connections of a closed monster form straight vertical and horizontal
+  lines; counting the cards that end lines, lie inside them or sit on two of
+  them bounds how many cards one connected monster can use. It is tight on
+  every pool of the standard deck we measured.
+- **A search from the bound down.** For each size: lay out whole
+  sub-multisets of that size (:func:`_close_search`; using every card prunes
+  hard, so a monster is found at once when one exists), and if none is found,
+  a branch and bound over every layout (:class:`_Search`) settles the size.
+  That search visits no layout twice up to translation (the monster's top-left
+  card, which has no end north or west, sits at the origin and every other
+  card below row 0 or right of it) and cuts branches with
+  ``sum(ends - 2) >= -2`` over the cards still to come (n cards need n - 1
+  connections). The first size that exists is the largest: every larger one
+  was refuted.
 
-When the search finishes, the answer is proven optimal (``exact``). A caller may
-cap the work with a node budget (a server request must end); if the budget runs
-out first, the best monster found is returned with ``exact=False`` and the
+A caller caps the work with a node budget (a server request must end); if it
+runs out, the best monster found is returned with ``exact=False`` and the
 proven upper bound.
 """
 
@@ -289,7 +290,9 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
     n = len(shapes)
     uniq = sorted(set(shapes))
     counts = [shapes.count(s) for s in uniq]
-    if upper_bound(tuple(uniq), tuple(counts)) < n:
+    # Both are proven bounds; for a hand-sized set the cheaper one is enough.
+    bound = parity_bound if n <= _SMALL else upper_bound
+    if bound(tuple(uniq), tuple(counts)) < n:
         return None, True, 0
     avail = counts
     cells: dict[int, int] = {}
@@ -542,8 +545,9 @@ def _any_closed(
     return best
 
 
-# The quick phase: sizes tried below the bound, and nodes per sub-multiset.
-_QUICK_DROP = 3
+# Up to this many cards close_all checks only the parity bound before searching.
+_SMALL = 6
+# The quick phase: nodes per sub-multiset laid out whole.
 _QUICK_BUDGET = 3_000
 
 

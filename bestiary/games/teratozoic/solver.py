@@ -8,12 +8,10 @@ Two questions, two searches:
   visited once), notes for every set of cards whether it can be one monster
   and whether it can be one with no loose ends, then splits the play into
   monsters by dynamic programming over subsets. Exact.
-- :func:`largest_closed` — the largest single monster with no loose ends
-  from a multiset of card shapes (a Gene Pool's cards of one colour, for the
-  final scoring). Cards of one shape are interchangeable, so it searches
-  over shapes: fill the open end with the fewest fitting shapes first, bound
-  by the cards left and by an end-parity bound, stop as soon as the bound
-  is met. Exact.
+- :func:`score_pool` — the final scoring of a Gene Pool: the largest closed
+  monster of each colour (:mod:`.closed`, exact with a proof or marked not
+  exact when its node budget runs out), the three largest of them, and the
+  first tie-break's count of further closed monsters.
 
 Cells are ints ``x * _ROW + y`` so a neighbour is one addition away.
 """
