@@ -6,8 +6,8 @@ temporary folder unless ``--db`` names one), with the per-client quotas
 raised (every client here is 127.0.0.1), and reports:
 
 - moves/s: moves the server accepted over the run (all tables);
-- move round trip p50/p99: a person's ``act`` to the update that shows its
-  move (an event of its seat, or the end of its turn);
+- move round trip p50/p99: a person's ``act`` until the server has applied it
+  and sent the update (an ``act`` then a ``ping``: the pong comes after);
 - errors: HTTP failures, error messages and dropped sockets;
 - RSS: the server process and its worker processes (peak and at the end).
 
@@ -158,46 +158,39 @@ async def human(
         try:
             async with websockets.connect(f"{base.replace('http', 'ws')}/ws/tables/{table}") as ws:
                 await ws.send(json.dumps({"type": "hello", "token": j.json()["token"]}))
+                # Each move is followed by a ping: the server handles a socket's
+                # messages in order, so the pong comes after the move's own
+                # update (and any bot updates before it). Round trip: act to pong.
                 sent: float | None = None
+                latest: dict[str, Any] | None = None
                 while (left := until - time.monotonic()) > 0:
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), min(30.0, left)))
                     except TimeoutError:
                         if left > 30:
-                            stats.error("no update for 30 s")
+                            stats.error("no message for 30 s")
                         break
                     if msg["type"] == "error":
-                        # A move made stale by a bot's: ask for the state again,
-                        # or both sides would wait for each other.
                         stale = ("not a legal action", "no decision to make")
                         if any(text in msg["message"] for text in stale):
-                            stats.stale += 1
+                            stats.stale += 1  # a bot's move overtook ours: not an error
+                            await ws.send(json.dumps({"type": "sync"}))
                         else:
                             stats.error(f"ws error: {msg['message'][:60]}")
-                        sent = None
-                        await ws.send(json.dumps({"type": "sync"}))
-                        continue
-                    if msg["type"] != "update":
-                        continue
-                    # Our move is answered by an update showing our event or
-                    # ending our turn (a bot's update may come first).
-                    if sent is not None and (
-                        not msg["your_turn"]
-                        or any(e["event"].get("seat") == 0 for e in msg["events"])
-                    ):
+                    elif msg["type"] == "update":
+                        latest = msg
+                        if msg["over"]:
+                            break
+                    elif msg["type"] == "pong" and sent is not None:
                         stats.round_trips.append(time.monotonic() - sent)
                         sent = None
-                    elif sent is not None and time.monotonic() - sent > 5:
-                        stats.error("move unanswered for 5 s")
-                        sent = None
-                    if msg["over"]:
-                        break
-                    if msg["your_turn"] and sent is None:
-                        await ws.send(
-                            json.dumps({"type": "act", "action": rng.choice(msg["legal"])})
-                        )
+                    if sent is None and latest is not None and latest["your_turn"]:
+                        action = rng.choice(latest["legal"])
+                        await ws.send(json.dumps({"type": "act", "action": action}))
+                        await ws.send(json.dumps({"type": "ping"}))
                         sent = time.monotonic()
                         stats.human_moves += 1
+                        latest = None  # act again only on news after the pong
         except (OSError, TimeoutError, websockets.WebSocketException):
             stats.error("socket dropped")
 

@@ -158,9 +158,13 @@ class LiveTable:
         core = json.dumps(msg)
         return core, f'{core[:-1]}, "events": {json.dumps(events)}}}', len(events)
 
-    def _send_updates(self, conns: list[Connection], table: dict[str, Any]) -> None:
+    def _send_updates(
+        self, conns: list[Connection], table: dict[str, Any], mover: int | None = None
+    ) -> None:
         """Queue each connection its update, unless the move showed it nothing.
-        Connections in the same position (spectators, mostly) share one build."""
+        The seat that moved always hears back (it knows it moved, and a move
+        that changed nothing it can see must still be acknowledged). Connections
+        in the same position (spectators, mostly) share one build."""
         built: dict[tuple[int | None, int, int], tuple[str, str, int] | None] = {}
         end = self.state.event_count()
         for conn in conns:
@@ -179,14 +183,14 @@ class LiveTable:
                 conn.send(error("internal server error: this seat's view could not be built"))
                 continue
             core, text, carried = out
-            if carried == 0 and core == conn.last:
+            if carried == 0 and core == conn.last and (mover is None or conn.seat != mover):
                 continue  # nothing new for this seat: not even a message
             conn.shown += carried
             conn.last = core
             conn.queue.put_nowait(text)
 
-    def broadcast(self) -> None:
-        self._send_updates(list(self.connections), self.info())
+    def broadcast(self, mover: int | None = None) -> None:
+        self._send_updates(list(self.connections), self.info(), mover)
 
     # -- seats ---------------------------------------------------------------
     def seat_taken(self, seat: int, name: str | None) -> None:
@@ -256,7 +260,7 @@ class LiveTable:
         if self.state.over and self.state.result is not None:
             self.row.status = "finished"
             self.row.result = self.state.result.to_json()
-        self.broadcast()
+        self.broadcast(mover=seat)
         if self.row.status == "finished":
             self._maybe_idle()  # nobody watching the end: memory is freed at once
         return canonical
