@@ -27,6 +27,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from .rows import LENGTH
 from .stats import wilson
 
 # What each game would need to report for the sections the issue asks for.
@@ -206,10 +207,12 @@ def length_metrics(v: RunView) -> list[Metric]:
     out = [
         sample("length_decisions", "decisions per game", "length", (r["decisions"] for r in v.rows))
     ]
-    for col, label in (("turns", "turns per game"), ("rounds", "rounds per game")):
+    turns_key, rounds_key = LENGTH.get(v.game, (None, None))
+    names = {"turns": turns_key or "turns", "rounds": rounds_key or "rounds"}
+    for col in ("turns", "rounds"):
         vals = [r[col] for r in v.rows if r[col] is not None]
         if vals:
-            out.append(sample(f"length_{col}", label, "length", vals))
+            out.append(sample(f"length_{col}", f"{names[col]} per game", "length", vals))
     return out
 
 
@@ -223,8 +226,11 @@ def stat_metrics(v: RunView) -> list[Metric]:
     """Every game statistic: numbers as samples; strings (and lists of them) as shares."""
     nums: dict[str, list[float]] = defaultdict(list)
     cats: dict[str, Counter[str]] = defaultdict(Counter)
+    shown = set(LENGTH.get(v.game, ()))  # already the length section's turns/rounds
     for r in v.rows:
         for key, value in r["stats"].items():
+            if key in shown:
+                continue
             for x in value if isinstance(value, list) else [value]:
                 if isinstance(x, bool):
                     cats[key][str(x).lower()] += 1
