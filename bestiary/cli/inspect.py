@@ -4,7 +4,8 @@ and each game's scoring tool."""
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -71,9 +72,24 @@ def cards(
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards_file: CardsOpt = None,
+    export: Annotated[
+        Path | None,
+        typer.Option("--export", help="write the shipped card file here, to edit (use: --cards)"),
+    ] = None,
+    file_: Annotated[
+        str, typer.Option("--file", help="with --export: which file (cards, treasures, …)")
+    ] = "cards",
+    force: Annotated[bool, typer.Option(help="with --export: overwrite an existing file")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """List a game's cards (and, for taxonomy, the collecting keys and orphans)."""
+    """List a game's cards, or export the shipped card file to edit (--export).
+
+    For taxonomy the list also shows the collecting keys and orphans."""
+    if export is not None:
+        from .lab import export_cards
+
+        export_cards(game_id, export, file_, force)
+        return
     game = guarded(lambda: get_game(game_id))
     opts = options_of(option, cards_file)
     rules = guarded(lambda: game.ruleset(variant, opts))

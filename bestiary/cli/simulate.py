@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import Annotated, Any
 
@@ -82,22 +83,54 @@ def simulate(
     cards: CardsOpt = None,
     rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
     workers: Annotated[
-        int, typer.Option(help="processes to use (results do not depend on it)")
-    ] = 1,
+        int | None,
+        typer.Option(
+            help="processes to use (results do not depend on it); default 1, "
+            "or every core with --out"
+        ),
+    ] = None,
     keep_going: Annotated[
         bool, typer.Option("--keep-going", help="skip a failing game (named) and play the rest")
     ] = False,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="run file (Parquet, one row per game) to write, resume or extend; "
+            "read it with `bestiary report`",
+        ),
+    ] = None,
+    backend: Annotated[
+        str, typer.Option(help="with --out: local (process pool) or ray")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="with --backend ray: the cluster's address")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play many games between bots and print wins, scores and game statistics."""
+    """Play many games between bots and print wins, scores and game statistics.
+
+    With --out, every game is kept as a row of a run file for the lab
+    (`bestiary report`, `bestiary compare`)."""
     game = guarded(lambda: get_game(game_id))
     opts = options_of(option, cards)
     specs = split_seats(seats) or ["random"] * game.default_players
     if games_ < 1:
         fail("--games must be at least 1")
+    allow_local_imports()
+    if out_file is not None:
+        from .lab import write_run
+
+        write_run(
+            game_id, specs, games_, out_file, seed=seed, variant=variant, options=opts,
+            rotate=rotate, workers=workers, backend=backend, address=address, as_json=as_json,
+        )  # fmt: skip
+        return
+    if backend != "local":
+        fail("--backend needs --out (the run file the workers write into)")
+    workers = 1 if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
         fail(f"--workers must be between 1 and {MAX_WORKERS}")
-    allow_local_imports()
 
     def run(progress: Callable[[int], None] | None) -> Summary:
         return run_games(
