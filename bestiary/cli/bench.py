@@ -1,15 +1,18 @@
-"""``bestiary bench``: random self-play speed (µs per decision, games per second)."""
+"""``bestiary bench``: random self-play speed (µs per decision, games per second),
+clone and determinize µs, ISMCTS iterations per second."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table
 
 from ..engine.errors import BestiaryError
 from ..engine.protocol import Game
 from ..engine.registry import all_games, get_game
+from ..sim.bench import ISMCTS_SPEC, bench_selfplay
 from .common import (
     CardsOpt,
     JsonOpt,
@@ -35,9 +38,14 @@ def bench(
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards: CardsOpt = None,
+    ismcts: Annotated[
+        str,
+        typer.Option(help="search timed for iterations/s ('none' skips it)"),
+    ] = ISMCTS_SPEC,
     as_json: JsonOpt = False,
 ) -> None:
-    """Time random self-play (µs per decision, games per second) and game extras.
+    """Time random self-play (µs per decision, games per second), clone() and
+    determinize() (µs each) and ISMCTS (iterations per second), and game extras.
 
     With a game, -o/--cards/--variant measure those rules (e.g. a designer's
     card file); without one, every installed game in one table.
@@ -47,6 +55,9 @@ def bench(
     if not 1 <= repeats <= 1000:
         fail("--repeats must be between 1 and 1000")
     opts = options_of(option, cards)
+    spec: str | None = None if ismcts.strip().casefold() in ("", "none", "off") else ismcts
+    if spec is not None and not spec.strip().startswith("ismcts"):
+        fail("--ismcts takes an ismcts spec, e.g. ismcts:iterations=100,rollout_limit=50")
     if game_id is None and (opts or variant):
         fail("rule options, --cards and --variant differ from game to game: name a game")
     targets: list[Game]
@@ -61,7 +72,7 @@ def bench(
         with cli_errors():
             game.ruleset(variant, opts)  # bad options fail before any timing
         try:
-            results.append(_bench_one(game, players, seconds, repeats, variant, opts))
+            results.append(_bench_one(game, players, seconds, repeats, variant, opts, spec))
         except BestiaryError as exc:
             if game_id:
                 fail(str(exc))
@@ -85,28 +96,47 @@ def _bench_one(
     repeats: int,
     variant: str | None,
     opts: dict[str, Any],
+    spec: str | None,
 ) -> dict[str, Any]:
-    from ..sim.bench import bench_selfplay
-
-    res = bench_selfplay(game, players, seconds, repeats, variant=variant, options=opts)
+    res = bench_selfplay(
+        game, players, seconds, repeats, variant=variant, options=opts, ismcts=spec
+    )
     res["options"] = opts
     res["extra"] = game.bench_extra(game.ruleset(variant, opts))
     return res
 
 
 def _print_table(results: list[dict[str, Any]], seconds: float, repeats: int) -> None:
-    table = Table(title=f"Random self-play (median of {repeats} × {seconds:g}s)")
-    for col in ("game", "players", "µs/decision", "games/s", "decisions/game"):
-        table.add_column(col, justify="right" if col != "game" else "left")
+    table = Table(
+        title=f"Random self-play (median of {repeats} × {seconds:g}s)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    # Short headings keep the table inside an 80-column terminal; the
+    # caption says what each one is.
+    table.add_column("game", no_wrap=True)
+    for col in ("seats", "µs/dec", "games/s", "dec/game", "clone µs", "det. µs", "it/s"):
+        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
     for r in results:
+        its = r["ismcts_iterations_per_second"]
         table.add_row(
             esc(r["game"]),
             str(r["players"]),
-            f"{r['us_per_decision']:.2f}",
+            f"{r['us_per_decision']:.1f}",
             f"{r['games_per_second']:.1f}",
             f"{r['decisions_per_game']:.0f}",
+            f"{r['clone_us']:.1f}",
+            f"{r['determinize_us']:.1f}",
+            "-" if its is None else f"{its:.0f}",
         )
     out.print(table)
+    spec = next((r["ismcts_spec"] for r in results if r["ismcts_spec"]), None)
+    states = results[0]["states_sampled"] if results else 0
+    out.print(
+        "µs/dec: µs per decision; dec/game: decisions per game; clone µs and det. µs: "
+        f"one clone() and one determinize() on {states} states of random self-play"
+        + (f"; it/s: ISMCTS iterations per second ({esc(spec)})" if spec else "")
+    )
     for r in results:
         if r["extra"]:
             out.print(f"[bold]{esc(r['game'])}[/] extras:")

@@ -92,3 +92,24 @@ def test_bench_times_a_designers_card_file(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     [row] = json.loads(res.stdout)["bench"]
     assert row["options"] == {"cards": str(mine)} and row["decisions_per_game"] > 0
+
+
+def test_bench_reports_clone_determinize_and_search_speed() -> None:
+    def row(*extra: str) -> dict[str, object]:
+        res = runner.invoke(
+            app, ["bench", "toy", "--seconds", "0.02", "--repeats", "2", "--json", *extra]
+        )
+        assert res.exit_code == 0, res.output
+        [r] = json.loads(res.stdout)["bench"]
+        return dict(r)
+
+    r = row("--ismcts", "ismcts:iterations=5,rollout_limit=10,rollout=random")
+    assert float(r["clone_us"]) > 0 and float(r["determinize_us"]) > 0  # type: ignore[arg-type]
+    assert float(r["ismcts_iterations_per_second"]) > 0  # type: ignore[arg-type]
+    assert r["ismcts_spec"] == "ismcts:iterations=5,rollout_limit=10,rollout=random"
+    assert row("--ismcts", "none")["ismcts_iterations_per_second"] is None
+
+
+def test_bench_refuses_a_search_that_is_not_ismcts() -> None:
+    res = runner.invoke(app, ["bench", "toy", "--ismcts", "random"])
+    assert res.exit_code == 2 and "ismcts spec" in res.stderr
