@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.console import Console, RenderableType
+from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from ..agents.base import Agent, AgentContext, make_agent
-from ..engine.errors import BestiaryError
 from ..engine.protocol import Game, State
 from ..engine.record import Match
 from ..engine.registry import get_game
 from ..engine.rng import Rng
+from .cardtext import plain as plain_value
 from .common import (
     CardsOpt,
     GameArg,
@@ -32,36 +36,91 @@ from .common import (
     out,
     split_seats,
 )
+from .history import History
+from .prompt import Prompt
+from .prompt import Table as PromptTable
 
 
-def _prompt_human(game: Game, state: State, seat: int, seen: dict[int, int]) -> str:
-    view = state.view(seat)
-    events = state.events_since(seen.get(seat, 0), seat)
-    seen[seat] = state.event_count()
-    out.print(game.render(view, events))
-    legal = list(state.legal(seat))
-    out.print(f"[bold]Seat {seat}[/], your move:")
-    for i, a in enumerate(legal, 1):
-        out.print(f"  [cyan]{i:>2}[/] {esc(a)}", highlight=False, soft_wrap=True)
-    while True:
-        try:
-            text = input("> ").strip()
-        except EOFError:
-            fail("input ended before the game did")
-        if not text:
-            continue
-        if text in ("quit", "exit"):
-            raise typer.Exit(1)
-        if text.isdigit():
-            n = int(text)
-            if 1 <= n <= len(legal):
-                return str(legal[n - 1])
-            out.print(f"[red]{n} is not a choice; enter 1 to {len(legal)} or an action's text[/]")
-            continue
-        try:
-            return str(state.parse(seat, text))
-        except BestiaryError as exc:
-            out.print(f"[red]{esc(exc)}[/]", highlight=False, soft_wrap=True)
+class Terminal:
+    """The human side of a match: the table picture, the whole log, the prompt,
+    hot-seat screen hiding, and forced moves made without asking."""
+
+    def __init__(self, game: Game, match: Match, specs: list[str], plain: bool) -> None:
+        self.game = game
+        self.match = match
+        self.plain = plain
+        # No colour and no screen clearing in plain mode: screen readers and pipes.
+        self.console = Console(no_color=plain, highlight=False, emoji=False) if plain else out
+        humans = [i for i, s in enumerate(specs) if s == "human"]
+        self.hotseat = len(humans) > 1
+        self.names = [_seat_name(i, s, len(humans)) for i, s in enumerate(specs)]
+        self.history = History(game)
+        self.last_seat: int | None = None
+
+    def show(self, seat: int | None) -> None:
+        state = self.match.state
+        # The game's picture without its own (shortened) log: the log is ours, in full.
+        self.console.print(picture(self.game, state.view(seat)))
+        fresh = self.history.new_lines(state, seat)
+        if fresh:
+            body = Text("\n".join(fresh))
+            if self.plain:
+                self.console.print(Text("What happened:", style="bold"))
+                self.console.print(body, soft_wrap=True)
+            else:
+                self.console.print(Panel(body, title="What happened since your last move"))
+
+    def hand_over(self, seat: int) -> None:
+        """With several people at one screen, hide the last one's hand first."""
+        if not self.hotseat or seat == self.last_seat:
+            return
+        if self.last_seat is not None:
+            if self.console.is_terminal and not self.plain:
+                self.console.clear()
+            else:
+                self.console.print("\n" * 3, end="")
+        self.console.print(
+            Text(f"{self.names[seat]} (seat {seat}): press Enter when only you can see the screen.")
+        )
+        _read("")
+        if self.console.is_terminal and not self.plain:
+            self.console.clear()
+
+    def decide(self, seat: int) -> str:
+        state = self.match.state
+        legal = list(state.legal(seat))
+        if len(legal) == 1:
+            # Nothing to choose: say what was done, keep the events for the next prompt.
+            self.console.print(
+                Text(f"{self.names[seat]}: the only move is '{legal[0]}'; made for you.", "dim"),
+                soft_wrap=True,
+            )
+            return str(legal[0])
+        self.hand_over(seat)
+        self.last_seat = seat
+        self.show(seat)
+        table = PromptTable(self.game, state.rules, state, self.history, self.names)
+        return Prompt(table, seat, self.console, _read, lambda: self.show(seat)).ask()
+
+
+def picture(game: Game, view: Mapping[str, Any]) -> RenderableType:
+    """The game's own picture; a game without one gets "key: value" lines, not a dict."""
+    if type(game).render is not Game.render:
+        return game.render(view, [])
+    return Text("\n".join(f"{k.replace('_', ' ')}: {plain_value(v)}" for k, v in view.items()))
+
+
+def _read(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        fail("input ended before the game did")
+
+
+def _seat_name(seat: int, spec: str, humans: int) -> str:
+    if spec == "human":
+        return "You" if humans == 1 else f"Seat {seat}"
+    return f"Seat {seat} ({spec})"
 
 
 def _default_seats(game: Game) -> list[str]:
@@ -91,6 +150,9 @@ def play(
     record: Annotated[Path | None, typer.Option(help="save the match record here")] = None,
     delay: Annotated[float, typer.Option(help="seconds to pause after each bot move")] = 0.0,
     as_json: JsonOpt = False,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="no colours or screen clearing (screen readers, pipes)")
+    ] = False,
 ) -> None:
     """Play a game in the terminal against bots (or friends, hot-seat).
 
@@ -111,7 +173,7 @@ def play(
         match = Match.start(game, len(specs), seed=seed, variant=variant, options=opts, seats=specs)
     bots = _make_bots(game, specs, seed)
     rngs = [Rng(seed * 7919 + i + 13) for i in range(len(specs))]
-    seen: dict[int, int] = {}
+    term = Terminal(game, match, specs, plain)
     state = match.state
     if not as_json:
         out.print(
@@ -130,7 +192,7 @@ def play(
             if delay:
                 time.sleep(delay)
         else:
-            text = _prompt_human(game, state, seat, seen)
+            text = term.decide(seat)
             with cli_errors():
                 match.apply_text(seat, text)
     if record:
@@ -140,7 +202,11 @@ def play(
     if as_json:
         emit_json({"seed": seed, "seats": specs, **result.to_json()})
         return
-    out.print(game.render(state.view(None), state.events_since(0, None)[-12:]))
+    humans = [i for i, s in enumerate(specs) if s == "human"]
+    if len(humans) == 1:  # the player's own account of the end, nothing skipped
+        term.show(humans[0])
+    else:
+        out.print(game.render(state.view(None), state.events_since(0, None)[-12:]))
     print_result(specs, result.scores, result.winners)
     out.print(
         f"seed {seed} (the same seed and moves replay this game)", highlight=False, soft_wrap=True

@@ -1,0 +1,56 @@
+"""What each seat has seen happen, kept whole for the ``log`` command.
+
+A game's own render shows only the last few events; the terminal keeps every
+event line a seat may see, prints all of those since its last decision, and
+pages back through the rest on request, so no duel or battle goes untold.
+"""
+
+from __future__ import annotations
+
+from ..engine.events import Event
+from ..engine.protocol import Game, State
+from .cardtext import plain
+
+
+def readable(event: Event) -> str:
+    """An event of a game that has no describer, in words rather than Python data."""
+    parts = ", ".join(f"{k.replace('_', ' ')} {plain(v)}" for k, v in event.data.items())
+    return f"{event.kind.replace('_', ' ')}: {parts}" if parts else event.kind.replace("_", " ")
+
+
+class History:
+    """Every described event per seat, and how much of it the seat has read."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        own = type(game).describe_event is not Game.describe_event
+        self.describe = game.describe_event if own else readable
+        self.lines: dict[int | None, list[str]] = {}
+        self._read_to: dict[int | None, int] = {}  # events of the log already described
+        self._shown: dict[int | None, int] = {}  # lines the seat has already been shown
+
+    def _describe(self, state: State, seat: int | None) -> None:
+        start = self._read_to.get(seat, 0)
+        lines = self.lines.setdefault(seat, [])
+        for event in state.events_since(start, seat):
+            try:
+                text = self.describe(event)
+            except Exception:  # a game's describer must not cost the player the log
+                text = event.kind
+            lines.extend(text.splitlines() or [""])
+        self._read_to[seat] = state.event_count()
+
+    def new_lines(self, state: State, seat: int | None) -> list[str]:
+        """Every line since ``seat`` was last shown the log (all of them, untruncated)."""
+        self._describe(state, seat)
+        lines = self.lines[seat]
+        fresh = lines[self._shown.get(seat, 0) :]
+        self._shown[seat] = len(lines)
+        return fresh
+
+    def last(self, state: State, seat: int | None, n: int | None) -> list[tuple[int, str]]:
+        """The last ``n`` lines (all when None), numbered from 1 for paging."""
+        self._describe(state, seat)
+        lines = self.lines[seat]
+        start = 0 if n is None else max(0, len(lines) - n)
+        return [(i + 1, lines[i]) for i in range(start, len(lines))]

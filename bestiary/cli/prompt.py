@@ -1,0 +1,277 @@
+"""One human decision at the terminal: the menu, the helper commands, forgiving input.
+
+At every prompt a player may type a number, an action's text (any unique
+prefix, case and diacritics ignored: ``rock``, ``Rzeznik``), or one of the
+commands in :data:`COMMANDS`. Helper commands print and ask again; only an
+action ends the prompt, so nothing typed by mistake costs a move.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..engine.protocol import Action, Game, State
+from ..engine.ruleset import Ruleset
+from . import cardtext, rulebook
+from .history import History
+from .piles import piles
+from .textmatch import match
+
+COMMANDS: dict[str, str] = {
+    "help": "what you may do now and what each choice means (also: ?)",
+    "log [N]": "the last N lines of what happened (all of them without N)",
+    "rules [topic]": "the game's rules, a section at a time (`rules` lists the sections)",
+    "card NAME": "a card's full text (any unique part of its name)",
+    "piles": "every face-up pile in full: discards, graveyards",
+    "legend": "what the symbols on the table mean",
+    "board": "show the table again",
+    "quit": "leave the game",
+}
+
+_LEGEND = [
+    "> in the seat column: whose turn it is; (you) or ← you: your seat",
+    "—: an empty place; a number after a name is its strength or value",
+]
+
+
+@dataclass
+class Table:
+    """What a prompt needs to know about the match it is part of."""
+
+    game: Game
+    rules: Ruleset
+    state: State
+    history: History
+    names: Sequence[str]  # a name per seat: "you", "seat 1 (heuristic)"
+
+
+def game_module(game: Game, name: str) -> Any:
+    """The game package's ``name`` module (``render``), or None: hooks are optional."""
+    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except Exception:
+        return None
+
+
+def labeller(game: Game, view: Mapping[str, Any]) -> Callable[[str], str]:
+    """A game may explain an action for this view (``render.action_label``):
+    ``cast Krwawy Grom @ s1 front`` -> ``… at Rzeźnik (seat 1's front)``."""
+    hook = getattr(game_module(game, "render"), "action_label", None)
+
+    def label(text: str) -> str:
+        if hook is None:
+            return text
+        try:
+            return str(hook(view, text))
+        except Exception:  # a label is a courtesy; the action's own text always works
+            return text
+
+    return label
+
+
+def verb_help(game: Game) -> Mapping[str, str]:
+    found = getattr(game_module(game, "render"), "ACTION_HELP", None)
+    return found if isinstance(found, Mapping) else {}
+
+
+def legend(game: Game) -> list[str]:
+    extra = getattr(game_module(game, "render"), "LEGEND", None)
+    return list(extra) if isinstance(extra, list | tuple) else _LEGEND
+
+
+def stable_order(state: State, legal: Sequence[Action]) -> list[Action]:
+    """The actions in the game's fixed action-space order, so a choice keeps its
+    place relative to the others from one prompt to the next (a draft row that
+    loses a card does not reshuffle the rest)."""
+    try:
+        return sorted(legal, key=state.action_index)
+    except Exception:  # a game whose index is not total keeps its own order
+        return list(legal)
+
+
+class Prompt:
+    """Asks one seat for one action; ``ask()`` returns the chosen action's text."""
+
+    def __init__(
+        self,
+        table: Table,
+        seat: int,
+        console: Console,
+        read: Callable[[str], str],
+        show_board: Callable[[], None],
+    ) -> None:
+        self.t = table
+        self.seat = seat
+        self.out = console
+        self.read = read
+        self.show_board = show_board
+        self.legal: list[Action] = stable_order(table.state, table.state.legal(seat))
+        self.texts = [str(a) for a in self.legal]
+        label = labeller(table.game, table.state.view(seat))
+        self.labels = [label(t) for t in self.texts]
+
+    # -- printing -----------------------------------------------------------
+    def say(self, text: str, style: str = "") -> None:
+        self.out.print(Text(text, style=style), soft_wrap=True)
+
+    def menu(self) -> None:
+        self.say(f"{self.t.names[self.seat]}, your move (seat {self.seat}):", "bold")
+        for i, lab in enumerate(self.labels, 1):
+            line = Text(f"  {i:>2} ", style="cyan")
+            line.append(lab)
+            self.out.print(line, soft_wrap=True)
+        self.say("  (type a number or a name; help, log, rules, card NAME, piles, quit)", "dim")
+
+    # -- the loop -----------------------------------------------------------
+    def ask(self) -> str:
+        self.menu()
+        while True:
+            try:
+                typed = self.read("> ").strip()
+            except EOFError:
+                raise typer.Exit(2) from None
+            if not typed:
+                continue
+            chosen = self.handle(typed)
+            if chosen is not None:
+                return chosen
+
+    def handle(self, typed: str) -> str | None:
+        """The chosen action's text, or None after a helper command or a bad input."""
+        word, _, rest = typed.partition(" ")
+        cmd = word.casefold()
+        rest = rest.strip()
+        if cmd in ("quit", "exit"):
+            raise typer.Exit(1)
+        if typed.isdigit():
+            n = int(typed)
+            if 1 <= n <= len(self.texts):
+                return self.texts[n - 1]
+            self.say(f"{n} is not a choice: enter 1 to {len(self.texts)}, or a name", "red")
+            return None
+        # An action's text wins over a command of the same spelling.
+        hit = match(typed, self.texts)
+        if hit.index is not None:
+            return self.texts[hit.index]
+        helpers: dict[str, Callable[[str], None]] = {
+            "help": self.help,
+            "?": self.help,
+            "log": self.log,
+            "rules": self.rules,
+            "card": self.card,
+            "piles": self.piles,
+            "legend": self.legend,
+            "board": self.board,
+        }
+        if cmd in helpers:
+            helpers[cmd](rest)
+            return None
+        if hit.candidates:
+            options = "; ".join(self.labels[i] for i in hit.candidates[:8])
+            more = f" (and {len(hit.candidates) - 8} more)" if len(hit.candidates) > 8 else ""
+            self.say(f"{typed!r} could be several moves — did you mean: {options}{more}?", "red")
+            self.say("Type more of the name, or its number.", "dim")
+            return None
+        self.say(f"{typed!r} is not a move now. Type a number from 1 to {len(self.texts)},", "red")
+        self.say("or `help` to see what you may do and what each move means.", "dim")
+        return None
+
+    # -- helper commands ------------------------------------------------------
+    def board(self, _: str) -> None:
+        self.show_board()
+        self.menu()
+
+    def help(self, _: str) -> None:
+        meanings = verb_help(self.t.game)
+        self.say("What you may do now:", "bold")
+        seen: list[str] = []
+        for text in self.texts:
+            verb = text.split(" ")[0]
+            if verb in seen:
+                continue
+            seen.append(verb)
+            count = sum(1 for t in self.texts if t.split(" ")[0] == verb)
+            what = meanings.get(verb) or meanings.get(" ".join(text.split(" ")[:2]), "")
+            self.say(f"  {verb}" + (f" ({count} choices)" if count > 1 else ""), "cyan")
+            if what:
+                self.say(f"      {what}")
+        self.say("Commands you can type at any prompt:", "bold")
+        for cmd, what in COMMANDS.items():
+            self.say(f"  {cmd:<14} {what}")
+        self.say("A move can be typed by its number, its full text or any unique part of it,")
+        self.say("without capitals or accents: 'rzeznik' finds 'draft Rzeźnik'.")
+
+    def log(self, arg: str) -> None:
+        n: int | None = None
+        if arg:
+            if not arg.isdigit() or int(arg) == 0:
+                self.say("log takes a number of lines: `log 40`; `log` alone shows all", "red")
+                return
+            n = int(arg)
+        lines = self.t.history.last(self.t.state, self.seat, n)
+        if not lines:
+            self.say("Nothing has happened yet.")
+        total = len(self.t.history.lines.get(self.seat, []))
+        self.say(f"What happened (lines {lines[0][0] if lines else 0}–{total} of {total}):", "bold")
+        for i, line in lines:
+            self.say(f"{i:>4}  {line}")
+
+    def rules(self, topic: str) -> None:
+        secs = rulebook.sections(self.t.game)
+        if not secs:
+            self.say("This game has no rules text installed.", "red")
+            return
+        if not topic:
+            self.say("Rules sections (type `rules` and a word of the title):", "bold")
+            for s in secs:
+                self.say(f"  {s.title}")
+            return
+        found, titles = rulebook.find(self.t.game, topic)
+        if found is None:
+            self.say(f"No one section matches {topic!r}. Sections: {'; '.join(titles)}", "red")
+            return
+        self.say(found.title, "bold")
+        self.say(found.body)
+
+    def card(self, name: str) -> None:
+        if not name:
+            self.say("Which card? `card` and a name, for example `card " + self._example() + "`")
+            return
+        lines, maybe = cardtext.lookup(self.t.game, self.t.rules, name)
+        if lines is None:
+            if maybe:
+                self.say(f"{name!r} could be: {', '.join(maybe[:12])}", "red")
+            else:
+                self.say(f"No card is called {name!r}.", "red")
+            return
+        self.say(lines[0], "bold")
+        for line in lines[1:]:
+            self.say(line)
+
+    def _example(self) -> str:
+        for text in self.texts:
+            words = text.split(" ")
+            if len(words) > 1:
+                return " ".join(words[1:3])
+        return "NAME"
+
+    def piles(self, _: str) -> None:
+        found = piles(self.t.state.view(self.seat))
+        if not found:
+            self.say("No face-up piles have any cards yet.")
+        for label, names in found:
+            self.say(f"{label} ({len(names)}):", "bold")
+            self.say("  " + ", ".join(names))
+
+    def legend(self, _: str) -> None:
+        self.say("Symbols:", "bold")
+        for line in legend(self.t.game):
+            self.say(f"  {line}")

@@ -1,0 +1,69 @@
+"""``rules [topic]`` at a prompt: the game's own RULES.md, a section at a time.
+
+RULES.md sits in the game's package (DESIGN.md, "A game package"), so it is
+found from the module that defines the game class: no game needs a hook.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.protocol import Game
+from .textmatch import fold, match
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    body: str
+
+
+def rules_path(game: Game) -> Path | None:
+    module = sys.modules.get(type(game).__module__)
+    file = getattr(module, "__file__", None)
+    if not file:
+        return None
+    path = Path(file).parent / "RULES.md"
+    return path if path.is_file() else None
+
+
+def sections(game: Game) -> list[Section]:
+    """The ``##`` sections of the game's RULES.md (its preamble first, as "Overview")."""
+    path = rules_path(game)
+    if path is None:
+        return []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return []
+    found: list[Section] = []
+    title, body = "Overview", list[str]()
+    for line in text.splitlines():
+        if line.startswith("## "):
+            found.append(Section(title, "\n".join(body).strip()))
+            title, body = line[3:].strip(), []
+        elif not line.startswith("# "):
+            body.append(line)
+    found.append(Section(title, "\n".join(body).strip()))
+    return [s for s in found if s.body]
+
+
+def find(game: Game, topic: str) -> tuple[Section | None, list[str]]:
+    """The section ``topic`` names (by title, then by a unique section whose text
+    mentions it), or None and the titles to choose from."""
+    secs = sections(game)
+    titles = [s.title for s in secs]
+    hit = match(topic, titles)
+    if hit.index is not None:
+        return secs[hit.index], titles
+    words = [s.title for s in secs if fold(topic) in fold(s.title)]
+    if len(words) == 1:
+        return secs[titles.index(words[0])], titles
+    if words:
+        return None, words
+    mentions = [s for s in secs if fold(topic) in fold(s.body)]
+    if len(mentions) == 1:
+        return mentions[0], titles
+    return None, [s.title for s in mentions] or titles
