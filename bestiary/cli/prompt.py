@@ -9,6 +9,7 @@ action ends the prompt, so nothing typed by mistake costs a move.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,7 +55,10 @@ class Table:
 
 def game_module(game: Game, name: str) -> Any:
     """The game package's ``name`` module (``render``), or None: hooks are optional."""
-    package = type(game).__module__.rpartition(".")[0] or type(game).__module__
+    module = type(game).__module__
+    # The class lives in the package's __init__ (meat) or in a module of it (game.py).
+    is_package = hasattr(sys.modules.get(module), "__path__")
+    package = module if is_package else module.rpartition(".")[0]
     try:
         return importlib.import_module(f"{package}.{name}")
     except Exception:
@@ -123,7 +127,7 @@ class Prompt:
         self.out.print(Text(text, style=style), soft_wrap=True)
 
     def menu(self) -> None:
-        self.say(f"{self.t.names[self.seat]}, your move (seat {self.seat}):", "bold")
+        self.say(f"Seat {self.seat}, your move:", "bold")
         for i, lab in enumerate(self.labels, 1):
             line = Text(f"  {i:>2} ", style="cyan")
             line.append(lab)

@@ -19,17 +19,39 @@ def _aim(slot: object) -> str:
     return f" → {_slot(slot)}" if isinstance(slot, int) and slot >= 0 else ""
 
 
+def _seats(order: object) -> str:
+    """``[1, 0]`` -> ``seat 1, then seat 0``: an order in words, not a list."""
+    if isinstance(order, list | tuple):
+        return ", then ".join(f"seat {s}" for s in order)
+    return str(order)
+
+
+def _per_team(values: object) -> str:
+    if isinstance(values, list | tuple):
+        return ", ".join(f"team {t} {v}" for t, v in enumerate(values))
+    return str(values)
+
+
+def _numbers(values: object) -> str:
+    if isinstance(values, list | tuple):
+        return " + ".join(map(str, values))
+    return str(values)
+
+
 def describe(e: Event) -> str:
     d = e.data
     k = e.kind
     src = f" ({d['source']})" if d.get("source") else ""
     if k == "rolled":
         rolls = ", ".join(f"seat {s}: {'/'.join(map(str, r))}" for s, r in d["rolls"].items())
-        return f"Dice for {d['why']}: {rolls} → order {d['order']}"
+        return f"Dice for {d['why']}: {rolls} → {_seats(d['order'])}"
     if k == "leader":
         return f"Seat {d['seat']} takes the leader {d['leader']}"
     if k == "round":
-        return f"— Round {d['round']}: everyone takes Telestarion {d['telestarion']} —"
+        tel = d["telestarion"]
+        if isinstance(tel, list | tuple):
+            tel = ", ".join(f"seat {s} {v}" for s, v in enumerate(tel))
+        return f"— Round {d['round']}: Telestarion for the round: {tel} —"
     if k == "draft_row":
         return f"Draft: {', '.join(d['cards'])}"
     if k == "drafted":
@@ -66,7 +88,7 @@ def describe(e: Event) -> str:
     if k == "unpaid":
         return f"Seat {d['seat']} cannot pay for {d['card']}: it goes to the graveyard"
     if k == "activation":
-        return f"Activation: team {d['first_team']} starts"
+        return f"Activation: team {d['first_team']} acts first"
     if k == "ability":
         return f"Seat {d['seat']}: ♦ {d['card']} ({d['lane']}){_aim(d['target'])}"
     if k == "cast":
@@ -85,7 +107,10 @@ def describe(e: Event) -> str:
         return f"Seat {d['seat']} passes"
     if k == "damaged":
         tox = " (TOXIN)" if d.get("toxin") else ""
-        return f"{_slot(d['slot'])} takes {d['amount']}{tox}{src}"
+        victim = f"{d['card']} ({_slot(d['slot'])})" if d.get("card") else _slot(d["slot"])
+        if d.get("source"):  # the battle reads as who hit whom
+            return f"{d['source']} deals {d['amount']}{tox} to {victim}"
+        return f"{victim} takes {d['amount']}{tox}"
     if k == "buffed":
         return f"{_slot(d['slot'])} gets {d['attack']:+d}/{d['defence']:+d}{src}"
     if k == "granted":
@@ -112,10 +137,14 @@ def describe(e: Event) -> str:
         return "Battle!"
     if k == "summary":
         if d["winner"] < 0:
-            return f"Round drawn (creatures {d['alive']}, defence {d['defence']})"
+            return (
+                f"Round drawn (creatures left: {_per_team(d['alive'])}; "
+                f"defence: {_per_team(d['defence'])})"
+            )
         bonus = f" +{d['bonus']}" if d.get("bonus") else ""
         return (
-            f"Team {d['winner']} wins the round (creatures {d['alive']}); dice {d['dice']}{bonus}"
+            f"Team {d['winner']} wins the round (creatures left: {_per_team(d['alive'])}); "
+            f"damage dice {_numbers(d['dice'])}{bonus}"
         )
     if k == "game_over":
         w = d["winner"]
