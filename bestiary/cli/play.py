@@ -37,7 +37,7 @@ from .common import (
     split_seats,
 )
 from .history import History
-from .prompt import Prompt
+from .prompt import Prompt, game_module, labeller
 from .prompt import Table as PromptTable
 
 
@@ -56,6 +56,19 @@ class Terminal:
         self.names = [_seat_name(i, s, len(humans)) for i, s in enumerate(specs)]
         self.history = History(game)
         self.last_seat: int | None = None
+
+    def welcome(self) -> None:
+        """The game's tip for a first game (``render.start_tip``), and where help is."""
+        tip = getattr(game_module(self.game, "render"), "start_tip", None)
+        try:
+            said = tip(self.match.state.rules) if tip is not None else None
+        except Exception:  # a tip is a courtesy
+            said = None
+        if said:
+            self.console.print(Text(f"Tip: {said}", style="yellow"), soft_wrap=True)
+        self.console.print(
+            Text("At any prompt: help, log, rules, card NAME, piles, legend, quit.", "dim")
+        )
 
     def show(self, seat: int | None) -> None:
         state = self.match.state
@@ -91,8 +104,9 @@ class Terminal:
         legal = list(state.legal(seat))
         if len(legal) == 1:
             # Nothing to choose: say what was done, keep the events for the next prompt.
+            said = labeller(self.game, state.view(seat))(str(legal[0]))
             self.console.print(
-                Text(f"{self.names[seat]}: the only move is '{legal[0]}'; made for you.", "dim"),
+                Text(f"{self.names[seat]}: the only move is '{said}'; made for you.", "dim"),
                 soft_wrap=True,
             )
             return str(legal[0])
@@ -181,6 +195,8 @@ def play(
             highlight=False,
             soft_wrap=True,
         )
+        if "human" in specs:
+            term.welcome()
     while not state.over:
         owed = state.to_act()
         humans = [s for s in owed if s not in bots]

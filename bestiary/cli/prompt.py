@@ -92,11 +92,15 @@ def legend(game: Game) -> list[str]:
 
 
 def stable_order(state: State, legal: Sequence[Action]) -> list[Action]:
-    """The actions in the game's fixed action-space order, so a choice keeps its
-    place relative to the others from one prompt to the next (a draft row that
-    loses a card does not reshuffle the rest)."""
+    """Kinds of move in the game's own order (it lists the usual move first), each
+    kind's choices in the fixed action-space order: a choice keeps its place
+    among the others from one prompt to the next (a draft row that loses a card
+    does not reshuffle the rest)."""
+    verbs: dict[str, int] = {}
+    for a in legal:
+        verbs.setdefault(str(a).split(" ")[0], len(verbs))
     try:
-        return sorted(legal, key=state.action_index)
+        return sorted(legal, key=lambda a: (verbs[str(a).split(" ")[0]], state.action_index(a)))
     except Exception:  # a game whose index is not total keeps its own order
         return list(legal)
 

@@ -150,3 +150,21 @@ def test_a_game_without_a_picture_shows_words_not_a_dict() -> None:
     out = _play(["toy", "--seats", "human,random", "--seed", "3"], ["1", "1"])
     assert "hand sizes: 3, 3" in out
     assert "{'" not in out
+
+
+def test_choices_keep_their_order_from_one_prompt_to_the_next() -> None:
+    from bestiary.cli.prompt import stable_order
+
+    game = get_game("meat")
+    state = game.new(2, seed=5)
+    while "draft" not in str(state.legal(state.to_act()[0])[0]):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[0])
+    seat = state.to_act()[0]
+    before = [str(a) for a in stable_order(state, state.legal(seat))]
+    state.apply(seat, state.legal(seat)[0])
+    while state.to_act()[0] != seat:
+        other = state.to_act()[0]
+        state.apply(other, state.legal(other)[0])
+    after = [str(a) for a in stable_order(state, state.legal(seat))]
+    assert after == [t for t in before if t in after]  # same relative order, gaps closed

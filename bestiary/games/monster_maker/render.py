@@ -19,7 +19,159 @@ from rich.text import Text
 
 from bestiary.engine import Event
 
+from .rules import TRAP_LOSS
 from .scoring import goddess_keeps
+
+# For the CLI's `help` and `legend` (bestiary/cli/prompt.py reads these names).
+ACTION_HELP = {
+    "play": "lay a corridor card: you walk that many perches (p) towards the treasure room",
+    "discard": "throw a card away (you must end your turn with no more than 7 cards)",
+    "fight": "add a character from your hand to the battle against your monster",
+    "cast": "a magic-user casts a spell in the battle (its dice add to the strength)",
+    "wield": "a character uses a treasure as a weapon in the battle",
+    "roll": "roll the party's dice: win if the total is at least the monster's strength",
+    "place": "put a monster card before another player: they must fight or avoid it",
+    "send": "send the monster you charmed before another player",
+    "dispel": "a cleric (or a holy treasure) banishes an undead monster without a fight",
+    "detour": "play a Detour card: walk around your monster, losing a corridor",
+    "lose": "the trap takes a card from your hand: choose which",
+    "avoid": "a Thief avoids the trap (you discard the Thief instead)",
+    "heal": "a Cleric takes back a character that fell in this battle",
+    "open": "open the Secret Door with a Thief or Dwarf for a second treasure",
+    "leave": "leave the Secret Door closed",
+    "end": "end your turn",
+    "pass": "do nothing now",
+}
+LEGEND = [
+    "> before a seat: whose turn it is; (you): your seat",
+    "p (perch): a dungeon distance; 40/100p in: 40 perches walked of 100",
+    "corridors a | b: the corridors laid going out | coming back",
+    "Monster (7, undead): its strength to beat and its type",
+    "2D, 1D+2: dice — 2D is two six-sided dice added up",
+    "gold so far: treasures you brought home (dice-valued ones show what they rolled)",
+]
+
+
+def start_tip(rules: Any) -> str | None:
+    """Said once when a terminal game starts (bestiary/cli/play.py)."""
+    if getattr(rules, "max_dungeons", 0) == 0:
+        return (
+            "A full game of Monster Maker runs dungeon after dungeon until the treasure or "
+            "prize cards run out (an hour or more). For a first game, start it with "
+            "`-o max_dungeons=1`: a single dungeon."
+        )
+    return None
+
+
+_CARDS: Any = None
+
+
+def _cardset() -> Any:
+    """The shipped cards (types, dice, treasure gold). The view carries names only;
+    a designer's own cards missing from this set show by name alone."""
+    global _CARDS
+    if _CARDS is None:
+        from .cards import load_cardset
+        from .ruleset import MonsterMakerRules
+
+        try:
+            r = MonsterMakerRules()
+            _CARDS = (load_cardset(r.cards, r.treasures, r.prizes), r)
+        except Exception:  # texts are a courtesy: the table renders without them
+            _CARDS = (None, None)
+    return _CARDS
+
+
+def _monster_type(name: str) -> str:
+    cs, _ = _cardset()
+    card = cs.by_name.get(name.casefold()) if cs is not None else None
+    return str(card.mtype) if card is not None and card.mtype else ""
+
+
+def treasure_gold(name: str) -> str:
+    """``400 gold``, ``2D×100 gold`` (as the card says): what a treasure is worth."""
+    cs, _ = _cardset()
+    if cs is None:
+        return ""
+    for t in cs.treasures:
+        if t.name.casefold() == name.casefold():
+            gold = str(t.gold)
+            if t.special == "goddess":  # RULES.md: "On a 1,2,or 3, has a value of 400gold"
+                return f"{gold} gold if a die shows 1-3"
+            return f"{gold} gold" if gold else ""
+    return ""
+
+
+def _with_gold(names: Sequence[str]) -> str:
+    out = []
+    for n in names:
+        g = treasure_gold(n)
+        out.append(f"{n} ({g})" if g else n)
+    return ", ".join(out)
+
+
+def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
+    """``Dwarf 1D+3 vs Kobold 7: 58% to win`` for the battle in ``view`` (plus a
+    character ``extra`` about to join), from the game's own battle rules."""
+    from .scoring import score_payload
+
+    cs, rules = _cardset()
+    turn = view.get("turn")
+    players = view.get("players") or []
+    if cs is None or not isinstance(turn, int) or turn >= len(players):
+        return ""
+    fighter = players[turn]
+    monster = fighter.get("monster")
+    party = [
+        {"character": m["card"], "spell": m.get("spell"), "weapon": m.get("weapon")}
+        for m in view.get("battle") or []
+    ]
+    if extra:
+        party.append({"character": extra, "spell": None, "weapon": None})
+    if not monster or not party:
+        return ""
+    carried = view.get("my_treasures") if view.get("seat") == turn else []
+    try:
+        got = score_payload(
+            cs,
+            rules,
+            {
+                "treasures": list(carried or []),
+                "battle": {
+                    "monster": monster,
+                    "party": party,
+                    "road_back": fighter.get("status") == "returning",
+                },
+            },
+        )["battle"]
+    except Exception:  # an odd party (a designer's card) leaves the odds unsaid
+        return ""
+    dice = " + ".join(
+        f"{m['character']} {m['dice']}"
+        + (f" + {m['spell']} {m['spell_dice']}" if m["spell"] else "")
+        for m in got["party"]
+    )
+    pen = f" -{got['penalty']}" if got["penalty"] else ""
+    return f"{dice}{pen} vs {got['monster']} {got['monster_strength']}: {got['win']:.0%} to win"
+
+
+def action_label(view: Mapping[str, Any], text: str) -> str:
+    """An action with what a newcomer needs to choose it: the battle's odds with
+    this character, a monster's strength and type. Its own text comes first."""
+    if text.startswith("fight with "):
+        odds = battle_odds(view, text.removeprefix("fight with "))
+        return f"{text}  ({odds})" if odds else text
+    if text == "roll":
+        odds = battle_odds(view)
+        return f"{text}  ({odds})" if odds else text
+    if text.startswith("place ") and " before seat " in text:
+        name = text.removeprefix("place ").rpartition(" before seat ")[0]
+        cs, _ = _cardset()
+        card = cs.by_name.get(name.casefold()) if cs is not None else None
+        if card is not None and card.value is not None:
+            kind = f", {card.mtype}" if card.mtype else ""
+            return f"{text}  (strength {card.value}{kind})"
+    return text
 
 
 def _seat(s: Any) -> str:
@@ -180,6 +332,24 @@ def _where(p: Mapping[str, Any], room: int) -> str:
     return st
 
 
+def _trap_banner(view: Mapping[str, Any]) -> str:
+    """Only what the seat can do: avoiding needs a card that avoids traps (a Thief)."""
+    n = view["to_lose"]
+    if view.get("turn") != view.get("seat"):
+        return (
+            f"TRAP! Seat {view.get('turn')} must lose {n} more card(s) (or avoid it with a Thief)"
+        )
+    head = f"TRAP! The trap takes {n} more card(s) from your hand: choose which to lose"
+    cards = view.get("hand_cards")
+    if cards is None:  # not this seat's trap, or the view has no card details
+        return f"TRAP! {n} more card(s) to lose"
+    avoiders = sorted({c["name"] for c in cards if "avoids_traps" in (c.get("abilities") or [])})
+    # A Thief avoids the trap only before any card is lost (rules.py, TRAP_LOSS).
+    if avoiders and n >= TRAP_LOSS:
+        return head + f", or avoid it by discarding your {' or '.join(avoiders)}"
+    return head + "."
+
+
 def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
     room = view["treasure_room"]
     me = view.get("seat")
@@ -197,11 +367,17 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         corridors = " ".join(map(str, p["corridors_out"]))
         if p["corridors_back"]:
             corridors += " | " + " ".join(map(str, p["corridors_back"]))
-        treasure = ", ".join(p["open_treasures"])
+        treasure = _with_gold(p["open_treasures"])
         if p["hidden_treasures"]:
             treasure += (", " if treasure else "") + f"{p['hidden_treasures']} hidden"
+        kind = _monster_type(p["monster"]) if p["monster"] else ""
         monster = (
-            Text(f"{p['monster']} ({p['monster_strength']})", style="red") if p["monster"] else ""
+            Text(
+                f"{p['monster']} ({p['monster_strength']}" + (f", {kind})" if kind else ")"),
+                style="red",
+            )
+            if p["monster"]
+            else ""
         )
         t.add_row(
             f"{mark}{s}{you}",
@@ -224,7 +400,7 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         hand = view.get("hand_labels") or view["hand"]
         lines.append(Text(f"Your hand: {', '.join(hand) or '(empty)'}", style="bold"))
         if view["my_treasures"]:
-            lines.append(Text(f"Your treasures: {', '.join(view['my_treasures'])}"))
+            lines.append(Text(f"Your treasures: {_with_gold(view['my_treasures'])}"))
     if view["battle"]:
         party = "; ".join(
             m["card"]
@@ -233,8 +409,11 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
             for m in view["battle"]
         )
         lines.append(Text(f"In battle: {party}", style="yellow"))
+        odds = battle_odds(view)
+        if odds:
+            lines.append(Text(f"Odds: {odds}", style="yellow"))
     if view["trap"]:
-        lines.append(Text(f"TRAP! lose {view['to_lose']} more card(s) or avoid it", style="red"))
+        lines.append(Text(_trap_banner(view), style="red"))
     if view["phase"] == "discard":
         lines.append(Text("Over the hand limit after the dispel: discard a card", style="red"))
     if view["charmed"]:
