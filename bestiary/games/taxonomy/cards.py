@@ -107,7 +107,7 @@ def read_text(path: str, what: str) -> str:
                 path,
                 None,
                 f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-                f"save the {what} as UTF-8 (a spreadsheet's \"CSV UTF-8\")",
+                f'save the {what} as UTF-8 (a spreadsheet\'s "CSV UTF-8")',
             ) from None
         raise BadCardFile(repr(path), None, "not a file name") from None
 
