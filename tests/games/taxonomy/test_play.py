@@ -34,7 +34,7 @@ def test_a_human_plays_a_whole_game_by_numbers_and_the_record_replays(tmp_path: 
     assert res.exit_code == 0, res.output[-2000:]
     out = res.output
     assert "Your hand" in out and "Players" in out and "Discard pile" in out
-    assert "'discard Nobody' is not a legal action" in out  # a wrong entry says why
+    assert "'discard Nobody' is not a move now" in out  # a wrong entry says why
     assert "0 is not a choice" in out
     assert "Result" in out
     data = json.loads(rec.read_text())
