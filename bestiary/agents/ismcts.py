@@ -25,6 +25,9 @@ What makes it stronger than the textbook version, all game-independent:
 - **Cheaper playouts** (``playout=samples=1;lookahead=0``): options for the
   heuristic inside playouts (not for the guide), each passed only to a bot
   that takes it, so one spec serves every game.
+- **Significance** (``confidence=1``): the search overrules the guide only
+  when its move's win rate beats the guide's by that many standard errors;
+  otherwise one lucky playout, with UCB piling visits onto it, could.
 - **Progressive widening** (``widen=2``): a node with ``n`` visits considers
   at most ``ceil(widen * sqrt(n + 1))`` of its moves (the guide's first), so
   a large action set does not spread a small budget over every move.
@@ -93,6 +96,7 @@ class ISMCTSAgent:
         epsilon: float | str = 0.0,
         simultaneous: str = "serial",
         playout: str = "",
+        confidence: float | str = 1.0,
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -106,6 +110,7 @@ class ISMCTSAgent:
         self.widen = float(widen)
         self.epsilon = float(epsilon)
         self.playout = parse_options(str(playout))
+        self.confidence = float(confidence)
         self.simultaneous = str(simultaneous).strip().casefold()
         if self.simultaneous not in ("serial", "decoupled"):
             raise ValueError("simultaneous must be serial or decoupled")
@@ -188,7 +193,25 @@ class ISMCTSAgent:
         if guide in by_key and guide not in own:
             scored.append((self.prior, guide))
         best = max(scored, key=lambda nk: nk[0], default=None)
-        return by_key[best[1]] if best is not None else self.rng.choice(legal)
+        if best is None:
+            return self.rng.choice(legal)
+        if guide in by_key and best[1] != guide and not self._significant(own, best[1], guide):
+            return by_key[guide]
+        return by_key[best[1]]
+
+    def _significant(self, own: dict[str, _Node], alt: str, guide: str) -> bool:
+        """Is ``alt`` better than the guide's move by more than ``confidence``
+        standard errors? With a few playouts and win/loss rewards one lucky win
+        can pile UCB's visits onto a move; that alone must not overrule the guide."""
+        a = own[alt]
+        g = own.get(guide)
+        n_g = g.visits if g is not None else 0
+        r_g = g.reward if g is not None else 0.0
+        # Laplace-smoothed win rates, so a move with 0 or 1 playouts is uncertain.
+        p_a = (a.reward + 0.5) / (a.visits + 1)
+        p_g = (r_g + 0.5) / (n_g + 1)
+        se = math.sqrt(p_a * (1 - p_a) / (a.visits + 1) + p_g * (1 - p_g) / (n_g + 1))
+        return p_a - p_g > self.confidence * se
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(

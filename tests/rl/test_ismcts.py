@@ -138,3 +138,21 @@ def test_playout_options_reach_only_the_bots_that_take_them() -> None:
         assert all(getattr(b, attr) == want for b in policy.bots)
     with pytest.raises(BadAgentSpec, match="name=value"):
         make_agent(get_game("meat"), "ismcts:playout=fast")
+
+
+def test_one_lucky_playout_does_not_overrule_the_guide() -> None:
+    """Visits alone are not evidence: an alternative with more visits but a win
+    rate within a standard error of the guide's leaves the guide's move."""
+    from bestiary.agents.ismcts import _Node
+
+    bot = ISMCTSAgent(seed=0, prior=0, confidence=1.0)
+    root = _Node(0)
+    lucky, guide = _Node(0, "b"), _Node(0, "a")
+    lucky.visits, lucky.reward = 6, 2.0
+    guide.visits, guide.reward = 2, 0.0
+    root.children = {"a": guide, "b": lucky}
+    legal = ["a", "b"]
+    assert bot._best(root, legal, "a") == "a"  # type: ignore[arg-type]
+    lucky.visits, lucky.reward = 60, 50.0
+    guide.visits, guide.reward = 20, 2.0
+    assert bot._best(root, legal, "a") == "b"  # type: ignore[arg-type]
