@@ -42,7 +42,7 @@ from .limits import (
 )
 from .live import Connection, LiveTable
 from .messages import error
-from .store import Store, TableRow, database_url
+from .store import Store, TableRow, data_folder, database_url
 from .workers import Busy, TooSlow
 
 log = logging.getLogger("bestiary.server")
@@ -384,6 +384,11 @@ def create_app(
     @app.get("/table/{table_id}", include_in_schema=False)
     def table_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")
+
+    # The designer's lab: runs in the background, stored beside the tables.
+    from .lab import lab_router
+
+    app.include_router(lab_router(store.engine, data_folder(store.url)))
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -46,6 +46,16 @@ def database_url(db: str | None) -> str:
     return f"sqlite:///{path}"
 
 
+def data_folder(url: str) -> Path:
+    """Where the server keeps files beside its database (the lab's runs and
+    card files): the SQLite file's folder, else the user's data folder."""
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url.removeprefix("sqlite:///")).parent
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bestiary", appauthor=False))
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
