@@ -26,19 +26,32 @@ class History:
         own = type(game).describe_event is not Game.describe_event
         self.describe = game.describe_event if own else readable
         self.lines: dict[int | None, list[str]] = {}
+        self._origin: dict[int | None, list[int]] = {}  # the event index of each line
         self._read_to: dict[int | None, int] = {}  # events of the log already described
         self._shown: dict[int | None, int] = {}  # lines the seat has already been shown
 
     def _describe(self, state: State, seat: int | None) -> None:
         start = self._read_to.get(seat, 0)
         lines = self.lines.setdefault(seat, [])
+        origin = self._origin.setdefault(seat, [])
         for event in state.events_since(start, seat):
             try:
                 text = self.describe(event)
             except Exception:  # a game's describer must not cost the player the log
                 text = event.kind
-            lines.extend(text.splitlines() or [""])
+            parts = text.splitlines() or [""]
+            lines.extend(parts)
+            origin.extend([event.index] * len(parts))
         self._read_to[seat] = state.event_count()
+
+    def rewind(self, events: int) -> None:
+        """Forget the lines of events ``events`` and later (an undone move's)."""
+        for seat, origin in self._origin.items():
+            keep = sum(1 for i in origin if i < events)
+            del origin[keep:]
+            del self.lines[seat][keep:]
+            self._read_to[seat] = min(self._read_to.get(seat, 0), events)
+            self._shown[seat] = min(self._shown.get(seat, 0), keep)
 
     def new_lines(self, state: State, seat: int | None) -> list[str]:
         """Every line since ``seat`` was last shown the log (all of them, untruncated)."""

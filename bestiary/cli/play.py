@@ -37,8 +37,9 @@ from .common import (
     split_seats,
 )
 from .history import History
-from .prompt import Prompt, game_module, labeller
+from .prompt import UNDO, Prompt, game_module, labeller
 from .prompt import Table as PromptTable
+from .undo import Undo
 
 
 class Terminal:
@@ -56,6 +57,7 @@ class Terminal:
         self.names = [_seat_name(i, s, len(humans)) for i, s in enumerate(specs)]
         self.history = History(game)
         self.last_seat: int | None = None
+        self.undo = Undo(match)
 
     def welcome(self) -> None:
         """The game's tip for a first game (``render.start_tip``), and where help is."""
@@ -99,6 +101,20 @@ class Terminal:
         if self.console.is_terminal and not self.plain:
             self.console.clear()
 
+    def play(self, seat: int) -> None:
+        """One decision of a person at ``seat``, applied (``undo`` may take back moves)."""
+        while True:
+            text = self.decide(seat)
+            if text != UNDO:
+                break
+            taken = self.undo.undo(seat)
+            self.history.rewind(self.match.state.event_count())
+            self.console.print(Text(f"Took back '{taken}'.", style="yellow"))
+        forced = len(self.match.state.legal(seat)) == 1
+        with cli_errors():
+            action = self.match.state.parse(seat, text)
+            self.undo.apply(seat, action, forced)
+
     def decide(self, seat: int) -> str:
         state = self.match.state
         legal = list(state.legal(seat))
@@ -114,7 +130,9 @@ class Terminal:
         self.last_seat = seat
         self.show(seat)
         table = PromptTable(self.game, state.rules, state, self.history, self.names)
-        return Prompt(table, seat, self.console, _read, lambda: self.show(seat)).ask()
+        prompt = Prompt(table, seat, self.console, _read, lambda: self.show(seat))
+        prompt.why_no_undo = lambda: self.undo.why_not(seat)
+        return prompt.ask()
 
 
 def picture(game: Game, view: Mapping[str, Any]) -> RenderableType:
@@ -188,7 +206,6 @@ def play(
     bots = _make_bots(game, specs, seed)
     rngs = [Rng(seed * 7919 + i + 13) for i in range(len(specs))]
     term = Terminal(game, match, specs, plain)
-    state = match.state
     if not as_json:
         out.print(
             f"[bold]{esc(game.title)}[/] — seats: {esc(', '.join(specs))}",
@@ -197,7 +214,8 @@ def play(
         )
         if "human" in specs:
             term.welcome()
-    while not state.over:
+    while not match.state.over:
+        state = match.state  # `undo` may replace it
         owed = state.to_act()
         humans = [s for s in owed if s not in bots]
         seat = humans[0] if humans else owed[0]
@@ -208,11 +226,10 @@ def play(
             if delay:
                 time.sleep(delay)
         else:
-            text = term.decide(seat)
-            with cli_errors():
-                match.apply_text(seat, text)
+            term.play(seat)
     if record:
         _save_record(match, record)
+    state = match.state
     result = state.result
     assert result is not None
     if as_json:

@@ -25,6 +25,9 @@ from .history import History
 from .piles import piles
 from .textmatch import match
 
+#: What ``Prompt.ask`` returns when the player typed ``undo``.
+UNDO = "\x00undo"
+
 COMMANDS: dict[str, str] = {
     "help": "what you may do now and what each choice means (also: ?)",
     "log [N]": "the last N lines of what happened (all of them without N)",
@@ -33,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "piles": "every face-up pile in full: discards, graveyards",
     "legend": "what the symbols on the table mean",
     "board": "show the table again",
+    "undo": "take back your last move, when it showed you nothing new",
     "quit": "leave the game",
 }
 
@@ -121,6 +125,7 @@ class Prompt:
         self.out = console
         self.read = read
         self.show_board = show_board
+        self.why_no_undo: Callable[[], str | None] = lambda: "nothing to take back"
         self.legal: list[Action] = stable_order(table.state, table.state.legal(seat))
         self.texts = [str(a) for a in self.legal]
         label = labeller(table.game, table.state.view(seat))
@@ -136,7 +141,9 @@ class Prompt:
             line = Text(f"  {i:>2} ", style="cyan")
             line.append(lab)
             self.out.print(line, soft_wrap=True)
-        self.say("  (type a number or a name; help, log, rules, card NAME, piles, quit)", "dim")
+        self.say(
+            "  (type a number or a name; help, log, rules, card NAME, piles, undo, quit)", "dim"
+        )
 
     # -- the loop -----------------------------------------------------------
     def ask(self) -> str:
@@ -159,6 +166,12 @@ class Prompt:
         rest = rest.strip()
         if cmd in ("quit", "exit"):
             raise typer.Exit(1)
+        if cmd == "undo" and not rest:
+            reason = self.why_no_undo()
+            if reason is None:
+                return UNDO
+            self.say(f"Cannot undo: {reason}.", "red")
+            return None
         if typed.isdigit():
             n = int(typed)
             if 1 <= n <= len(self.texts):
