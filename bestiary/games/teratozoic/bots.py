@@ -61,6 +61,8 @@ class HeuristicAgent:
         card's colour grows when the card joins the Gene Pool ``owned`` (0 for a
         card whose ends cannot help close anything there)."""
         colour = deck[card].colour
+        if not deck[card].single_colour:
+            return 0
         mine = Counter(shape_of(deck[c]) for c in owned if deck[c].colour == colour)
         with_card = mine + Counter([shape_of(deck[card])])
         return _bound(with_card) - _bound(mine)
@@ -112,10 +114,12 @@ class HeuristicAgent:
         colours = self._colours(deck, view, seat)
         progress = self._progress(view)
         owned = self._owned(view, seat)
+        gains: dict[int, int] = {}  # one bound per card and decision (rollouts call this a lot)
 
         def worth(card: int) -> float:
-            closes = self.closing_gain(deck, owned, card) if progress > 0 else 0
-            return self.gene_value(deck[card], colours, progress, closes)
+            if progress > 0 and card not in gains:
+                gains[card] = self.closing_gain(deck, owned, card)
+            return self.gene_value(deck[card], colours, progress, gains.get(card, 0))
 
         if phase == "breed-play":
             takes = [a for a in legal if isinstance(a, Take)]
