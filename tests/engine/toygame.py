@@ -49,6 +49,7 @@ class ToyState(State):
         self.pending: dict[int, int] = {}
         self.tricks = [0] * players
         self.played = 0
+        self.gone: list[int] = []  # cards bid in finished tricks (shown to all)
         for s in range(players):
             self.log.emit("dealt", to=[s], seat=s, cards=list(self.hands[s]))
 
@@ -72,6 +73,7 @@ class ToyState(State):
             winner = next(s for s, c in bids.items() if c == best)
             for s, c in bids.items():
                 self.hands[s].remove(c)
+                self.gone.append(c)
             self.tricks[winner] += 1
             self.played += 1
             self.log.emit("trick", bids={str(s): c for s, c in sorted(bids.items())}, winner=winner)
@@ -109,11 +111,14 @@ class ToyState(State):
         other.hands = [list(h) for h in self.hands]
         other.pending = dict(self.pending)
         other.tricks = list(self.tricks)
+        other.gone = list(self.gone)
         return other
 
     def determinize(self, seat: int, rng: Rng) -> ToyState:
         other = self.clone()
-        unseen = [c for s in range(self.players) if s != seat for c in other.hands[s]]
+        # Every card the seat has not seen may be in another hand: the deck's
+        # undealt cards too, not only the cards others really hold.
+        unseen = [c for c in range(1, 10) if c not in self.hands[seat] and c not in self.gone]
         rng.shuffle(unseen)
         for s in range(self.players):
             if s != seat:
