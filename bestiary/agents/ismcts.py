@@ -15,7 +15,10 @@ What makes it stronger than the textbook version, all game-independent:
 - **Guided playouts** (``rollout=auto|heuristic|random``): ``auto`` plays
   samples out with the game's ``heuristic`` bot for every seat (inside a
   determinization, so the bot sees only the sample) and falls back to
-  random moves for games without one. A random playout of a card game says
+  random moves for games without one. The default is ``auto`` with a time
+  budget (``seconds=``) and ``random`` with an iteration count alone: a
+  heuristic playout costs tens of times a random one, and an iteration
+  count should keep the speed it always had. A random playout of a card game says
   little about a move; a heuristic one says what happens against sensible
   play.
 - **A prior** (``prior=8``): the guide's own choice for the real position is
@@ -90,7 +93,7 @@ class ISMCTSAgent:
         c: float | str = 0.7,
         rollout_limit: int | str = 400,
         seconds: float | str | None = None,
-        rollout: str = "auto",
+        rollout: str | None = None,
         prior: float | str = 8.0,
         widen: float | str = 2.0,
         epsilon: float | str = 0.0,
@@ -105,6 +108,8 @@ class ISMCTSAgent:
         self.iterations = int(iterations) if iterations is not None else default_iterations
         self.c = float(c)
         self.rollout_limit = int(rollout_limit)
+        if rollout is None:
+            rollout = "auto" if self.seconds is not None else "random"
         self.rollout = str(rollout).strip().casefold()
         self.prior = float(prior)
         self.widen = float(widen)

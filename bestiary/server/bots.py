@@ -20,16 +20,22 @@ log = logging.getLogger("bestiary.server")
 
 LEVELS = ("easy", "normal", "hard")
 # ismcts options a client may set, with their ranges (iterations: see Limits).
-_ISMCTS_RANGES = {"c": (0.0, 10.0), "rollout_limit": (1.0, 400.0)}
+_ISMCTS_RANGES = {"c": (0.0, 10.0), "rollout_limit": (1.0, 400.0), "seconds": (0.05, 5.0)}
+# Options that may be fractional (the others count something).
+_FRACTIONAL = {"c", "seconds"}
 
 
 def level_spec(game: Game, level: str) -> str:
     """The spec a level plays: easy is random, normal the game's own bot (or a
-    short search), hard a deeper search."""
+    short search), hard a search for a second a move, its playouts played by
+    the game's own bot where it has one (it keeps that bot's move unless the
+    samples show a better one)."""
     if level == "easy":
         return "random"
     if level == "normal":
         return "heuristic" if "heuristic" in game.agents() else "ismcts:iterations=100"
+    if "heuristic" in game.agents():
+        return "ismcts:seconds=1,rollout_limit=200"
     return "ismcts:iterations=400"
 
 
@@ -42,7 +48,7 @@ def check_spec(game: Game, spec: str, max_iterations: int) -> str:
     """``spec`` cleaned, if a remote client may seat it; BadAgentSpec otherwise."""
     allowed = (
         f"agents: {', '.join(choices(game))} (iterations 1 to {max_iterations}, "
-        "ismcts options c and rollout_limit)"
+        "ismcts options c, rollout_limit and seconds 0.05 to 5)"
     )
     text = spec.strip()
     if len(text) > 80:
@@ -66,7 +72,7 @@ def check_spec(game: Game, spec: str, max_iterations: int) -> str:
             value = float(raw)
         except ValueError:
             raise BadAgentSpec(f"ismcts {key} must be a number; {allowed}") from None
-        if not lo <= value <= hi or (key != "c" and not value.is_integer()):
+        if not lo <= value <= hi or (key not in _FRACTIONAL and not value.is_integer()):
             raise BadAgentSpec(f"ismcts {key} must be from {lo:g} to {hi:g}; {allowed}")
     return text
 

@@ -65,7 +65,7 @@ def test_with_a_strong_prior_and_a_tiny_search_the_heuristic_move_is_played() ->
     for seed in range(3):
         state = _decision_with_choices("taxonomy", 3, seed)
         seat = state.to_act()[0]  # type: ignore[attr-defined]
-        bot = ISMCTSAgent(seed=seed, iterations=2, prior=1000, rollout_limit=30)
+        bot = ISMCTSAgent(seed=seed, iterations=2, prior=1000, rollout_limit=30, rollout="auto")
         guides: list[str | None] = []
         original = bot._guide
 
@@ -131,7 +131,7 @@ def test_playout_options_reach_only_the_bots_that_take_them() -> None:
 
     for game_id, attr, want in (("teratozoic", "samples", 1), ("meat", "lookahead", False)):
         game = get_game(game_id)
-        bot = make_agent(game, "ismcts:iterations=1,playout=samples=1;lookahead=0")
+        bot = make_agent(game, "ismcts:iterations=1,rollout=auto,playout=samples=1;lookahead=0")
         assert isinstance(bot, ISMCTSAgent)
         policy = bot._policy(game.new(2, seed=0))
         assert isinstance(policy, BotRollout)
@@ -156,3 +156,13 @@ def test_one_lucky_playout_does_not_overrule_the_guide() -> None:
     lucky.visits, lucky.reward = 60, 50.0
     guide.visits, guide.reward = 20, 2.0
     assert bot._best(root, legal, "a") == "b"  # type: ignore[arg-type]
+
+
+def test_an_iteration_count_alone_keeps_random_playouts_a_time_budget_guides_them() -> None:
+    """A heuristic playout costs tens of random ones: ``ismcts:iterations=N``
+    keeps the speed it always had; a time budget is spent on guided playouts."""
+    game = get_game("taxonomy")
+    assert make_agent(game, "ismcts:iterations=50").rollout == "random"  # type: ignore[attr-defined]
+    assert make_agent(game, "ismcts:seconds=0.5").rollout == "auto"  # type: ignore[attr-defined]
+    guided = make_agent(game, "ismcts:iterations=50,rollout=heuristic")
+    assert guided.rollout == "heuristic"  # type: ignore[attr-defined]
