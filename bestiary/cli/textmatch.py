@@ -5,7 +5,8 @@ or ``hold hydra`` for ``hold Hydra``. We fold case and diacritics (``ł`` has
 no Unicode decomposition, so it is mapped by hand), then accept an exact
 match, else a unique choice whose text — or its text after any leading
 words — starts with what was typed. Several candidates are an ambiguity the
-caller reports as "did you mean", never a silent guess.
+caller reports as "did you mean", never a silent guess. Last, typed words may
+each start a word of the choice, in order (``straznik front``).
 """
 
 from __future__ import annotations
@@ -59,4 +60,21 @@ def match(typed: str, choices: Sequence[str]) -> Match:
     prefix = [i for i, t in enumerate(tails) if any(x.startswith(loose) for x in t)]
     if len(prefix) == 1:
         return Match(prefix[0])
-    return Match(None, tuple(tail_exact or prefix))
+    # "straznik front" names "place Strażnik Bramy front": every typed word starts
+    # a word of the choice, in order.
+    typed_words = loose.split()
+    spread = [i for i, t in enumerate(tails) if t and _in_order(typed_words, t[0].split())]
+    if len(spread) == 1 and not prefix:
+        return Match(spread[0])
+    return Match(None, tuple(tail_exact or prefix or spread))
+
+
+def _in_order(typed: list[str], words: list[str]) -> bool:
+    at = 0
+    for w in typed:
+        while at < len(words) and not words[at].startswith(w):
+            at += 1
+        if at == len(words):
+            return False
+        at += 1
+    return True

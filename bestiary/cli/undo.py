@@ -81,7 +81,8 @@ class Undo:
             if step.moves + 1 != end:
                 return [], "other players have moved since; the game has gone on"
             if not step.safe:
-                return [], "that move showed you something new (a card, a die), so it stands"
+                move = self.match.record.moves[step.moves][1]
+                return [], f"'{move}' showed you something new (a card, a die), so it stands"
             taken.append(step)
             end = step.moves
             if not step.forced:

@@ -168,3 +168,9 @@ def test_choices_keep_their_order_from_one_prompt_to_the_next() -> None:
         state.apply(other, state.legal(other)[0])
     after = [str(a) for a in stable_order(state, state.legal(seat))]
     assert after == [t for t in before if t in after]  # same relative order, gaps closed
+
+
+def test_typed_words_may_each_start_a_word_of_the_move() -> None:
+    moves = ["place Strażnik Bramy left", "place Strażnik Bramy front", "place Dziki Wilk front"]
+    assert match("straznik front", moves).index == 1
+    assert set(match("front", moves).candidates) == {1, 2}

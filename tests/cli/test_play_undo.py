@@ -46,7 +46,7 @@ def test_a_move_that_revealed_a_hidden_card_stands() -> None:
     undo.apply(0, match.state.legal(0)[0])
     undo.apply(1, match.state.legal(1)[0])
     reason = undo.why_not(1)
-    assert reason is not None and "something new" in reason
+    assert reason is not None and "showed you something new" in reason
 
 
 def test_no_undo_once_another_seat_has_moved() -> None:

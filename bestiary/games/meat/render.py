@@ -81,7 +81,10 @@ def _cards_table(title: str, names: Sequence[str]) -> Table:
     t.add_column("cost", justify="right")
     t.add_column("atk/def")
     t.add_column("what it does")
-    for name in names:
+    # In card-list order, the order the terminal lists the moves in (the action
+    # space follows the card list), so row N of a table and choice N agree.
+    order = {n: i for i, n in enumerate(_catalog_by_name())}
+    for name in sorted(names, key=lambda n: order.get(n, len(order))):
         rec = _catalog_by_name().get(name, {})
         stats = f"{rec['attack']}/{rec['defence']}" if "faction" in rec else ""
         t.add_row(Text(name), str(rec.get("cost", "")), stats, Text(str(rec.get("text", ""))))
@@ -199,9 +202,12 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
         extra = ""
         if pend:
             lanes = ", ".join(
-                f"{x}: {c}" for x, c in zip(("L", "F", "R"), pend["creatures"], strict=True) if c
+                f"{c} on the {x}" for x, c in zip(LANES, pend["creatures"], strict=True) if c
             )
-            extra = f"\nplacing: {lanes or '-'}; destiny: {', '.join(pend['destiny']) or '-'}"
+            extra = (
+                f"\nThis round, face down so far: {lanes or 'no creature yet'}; "
+                f"destiny cards set: {', '.join(pend['destiny']) or 'none yet'}"
+            )
         parts.append(_cards_table(mark, cards) if cards else Text(f"{mark}: empty"))
         if extra:
             parts.append(Text(extra.strip()))
