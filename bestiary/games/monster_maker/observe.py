@@ -8,7 +8,7 @@ unknown names skipped) are those of :mod:`bestiary.agents.features`.
 Fields, in order (``k`` card types, ``q`` treasures, ``P`` seats):
 
 =============  ========  ==================================================
-phase          6         trap/turn/battle/after/door/other
+phase          7         trap/turn/battle/after/door/discard/other
 turn           P         whose turn (relative one-hot)
 table          7         dungeon/6, room/150, endgame, draw pile, treasure
                          pile, prize pile, final
@@ -38,7 +38,7 @@ from ...engine.ruleset import Ruleset
 from .cards import load_cardset
 from .ruleset import MonsterMakerRules
 
-PHASES = ("trap", "turn", "battle", "after", "door")
+PHASES = ("trap", "turn", "battle", "after", "door", "discard")
 STATUSES = ("outward", "returning", "home", "dead")
 SEAT_SCALARS = 16
 

@@ -24,7 +24,8 @@ bans                P*g        groups each seat may no longer collect
 claims, skips       2P         claims this round /8, turns to skip /3
 scores              P          points /30
 can_win             1
-claim               2+d+P+k    open?, decided?, the card, discarder, my keys
+claim               3+2d+P+2k  open?, decided?, the card, discarder, my keys,
+                               the key I claimed, cards I keep, cards to drop /8
 duel                5+2P       open?, ties/5, my choice (3), attacker, target
 attack              1          I must choose an aggressive target
 peek                d          cards seen on top of the stock (honest)
@@ -57,7 +58,7 @@ class Observer:
         assert isinstance(rules, TaxonomyRules)
         deck = rules.deck()
         p, d, k, g = players, deck.size, deck.num_keys, len(deck.group_names)
-        self.d, self.g, self.p = d, g, p
+        self.d, self.g, self.p, self.k = d, g, p, k
         self.card = index_of(deck.names)
         self.key = index_of(deck.key_names)
         self.group = index_of(deck.group_names)
@@ -82,7 +83,7 @@ class Observer:
                 ("skips", p),
                 ("scores", p),
                 ("can_win", 1),
-                ("claim", 2 + d + p + k),
+                ("claim", 3 + 2 * d + p + 2 * k),
                 ("duel", 5 + 2 * p),
                 ("attack", 1),
                 ("peek", d),
@@ -144,6 +145,16 @@ class Observer:
         w.names("claim", self.card, _names([claim.get("card")]), block=2)
         w.seat("claim", claim.get("discarder"), block=2 + d)
         w.names("claim", self.key, claim.get("keys") or (), block=2 + d + p)
+        # Choosing the laid set (keep <card>): the key claimed, the cards kept so far
+        # and how many of the key's cards in hand must still be dropped.
+        k = self.k
+        chosen = claim.get("key")
+        if chosen is not None:
+            w.names("claim", self.key, [chosen], block=2 + d + p + k)
+        w.names("claim", self.card, claim.get("kept") or (), block=2 + d + p + 2 * k)
+        to_keep = claim.get("to_keep")
+        if isinstance(to_keep, int):
+            w.scalar("claim", min(to_keep, 8), 8, 2 + 2 * d + p + 2 * k)
 
     def _duel(self, w: Writer, duel: Any) -> None:
         if not isinstance(duel, Mapping):
