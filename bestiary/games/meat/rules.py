@@ -137,7 +137,9 @@ class MeatState(State):
 
     #: Built once per match and never changed: the game, the rules and the
     #: card tables of ``cs`` (``kind``, ``defs``, ``fac`` and the action space).
-    SHARED = frozenset({"game", "rules", "cs", "space", "kind", "defs", "fac", "gear_abilities"})
+    SHARED = frozenset(
+        {"game", "rules", "cs", "space", "kind", "defs", "fac", "gear_abilities", "cost_of"}
+    )
     #: The legal() memo, rebuilt on demand.
     CACHES = frozenset({"_memo"})
 
@@ -150,6 +152,7 @@ class MeatState(State):
         self.space: ActionSpace = space_for(cs)
         n, ninst = players, len(cs.kind)
         self.kind = cs.kind
+        self.cost_of = tuple(cs.defs[k].cost for k in cs.kind)  # printed cost per instance
         self.ncre = len(cs.creature_ids)  # instance ids below this are creatures
         self.triggered_round = 0
         self._ver = 0  # bumped by every apply: the key of the legal() memo
@@ -260,7 +263,8 @@ class MeatState(State):
                 for s in g:
                     keys[s].append(self.rng.randint(1, 6))
         order = sorted(seats, key=lambda s: keys[s], reverse=True)
-        self.log.emit("rolled", why=why, rolls={str(s): keys[s] for s in seats}, order=order)
+        if self.log.enabled:
+            self.log.emit("rolled", why=why, rolls={str(s): keys[s] for s in seats}, order=order)
         return order
 
     def _draw_one(self, creature: bool) -> int:
@@ -272,9 +276,10 @@ class MeatState(State):
             deck.extend(grave)
             grave.clear()
             self.rng.shuffle(deck)
-            self.log.emit(
-                "deck_rebuilt", deck="creature" if creature else "destiny", size=len(deck)
-            )
+            if self.log.enabled:
+                self.log.emit(
+                    "deck_rebuilt", deck="creature" if creature else "destiny", size=len(deck)
+                )
         return deck.pop()
 
     def draw(self, seat: int, creature: bool, count: int) -> None:
@@ -286,10 +291,14 @@ class MeatState(State):
             self.hand[seat].append(c)
             got.append(c)
         kind = "creature" if creature else "destiny"
-        self.log.emit("drew", seat=seat, deck=kind, count=len(got))
-        if got:
+        if self.log.enabled:
+            self.log.emit("drew", seat=seat, deck=kind, count=len(got))
+        if got and self.log.enabled:
             self.log.emit(
-                "drew_cards", to=self.team(seat & 1), seat=seat, cards=[self.name(c) for c in got]
+                "drew_cards",
+                to=self.team(seat & 1),
+                seat=seat,
+                cards=[self.name(c) for c in got],
             )
 
     def name(self, iid: int) -> str:
@@ -300,7 +309,8 @@ class MeatState(State):
         if delta > 0:
             v = min(v, self.vit_start)
         self.vit[team] = v
-        self.log.emit("vitality", team=team, delta=delta, vitality=v, source=source)
+        if self.log.enabled:
+            self.log.emit("vitality", team=team, delta=delta, vitality=v, source=source)
         if v <= 0 and self.phase != P_OVER:
             self._finish(team ^ 1)  # 0 vitality loses the game at once
 
@@ -313,7 +323,8 @@ class MeatState(State):
         self.dmg[iid] += amount
         if toxin:
             self.doomed[iid] = True
-        self.log.emit("damaged", slot=slot, amount=amount, toxin=toxin, source=source)
+        if self.log.enabled:
+            self.log.emit("damaged", slot=slot, amount=amount, toxin=toxin, source=source)
 
     def move(self, slot: int, lane: int, source: str) -> None:
         seat = slot // 3
@@ -323,7 +334,8 @@ class MeatState(State):
         f, u = self.field, self.up
         f[slot], f[dest] = f[dest], f[slot]
         u[slot], u[dest] = u[dest], u[slot]
-        self.log.emit("moved", seat=seat, src=slot % 3, dest=lane, source=source)
+        if self.log.enabled:
+            self.log.emit("moved", seat=seat, src=slot % 3, dest=lane, source=source)
 
     def _reset_card(self, iid: int) -> None:
         self.atk_mod[iid] = self.def_mod[iid] = self.dmg[iid] = self.kw_extra[iid] = 0
@@ -348,14 +360,17 @@ class MeatState(State):
             seat = slot // 3
             self.hand[seat].append(iid)
             if face_up:
-                self.log.emit("returned", slot=slot, card=self.name(iid))
+                if self.log.enabled:
+                    self.log.emit("returned", slot=slot, card=self.name(iid))
             else:
                 # A face-down card goes back to the hand unseen: only its
                 # owner's team learns which card it was.
-                self.log.emit("returned", slot=slot)
-                self.log.emit(
-                    "returned_card", to=self.team(seat & 1), slot=slot, card=self.name(iid)
-                )
+                if self.log.enabled:
+                    self.log.emit("returned", slot=slot)
+                if self.log.enabled:
+                    self.log.emit(
+                        "returned_card", to=self.team(seat & 1), slot=slot, card=self.name(iid)
+                    )
         else:
             self.cgrave.append(iid)
 
@@ -374,7 +389,8 @@ class MeatState(State):
             corpses = []
             for s in dead:
                 iid = self.field[s]
-                self.log.emit("died", slot=s, card=self.name(iid))
+                if self.log.enabled:
+                    self.log.emit("died", slot=s, card=self.name(iid))
                 self.leave_field(s)
                 corpses.append((s, iid))
             seats = sorted({s // 3 for s, _ in corpses})
@@ -398,7 +414,8 @@ class MeatState(State):
                 self.dfield[seat].remove(iid)
                 self.dstat[iid] = D_NONE
                 self.dgrave.append(iid)
-                self.log.emit("fired", seat=seat, card=d.name)
+                if self.log.enabled:
+                    self.log.emit("fired", seat=seat, card=d.name)
                 fx.run(self, d.effects, seat, src=src, source=d.name)
 
     # ------------------------------------------------------------ protocol
@@ -533,15 +550,23 @@ class MeatState(State):
 
     # ------------------------------------------------------------------ apply
     def apply(self, seat: int, action: Any) -> None:
-        owed = self.to_act()
-        if seat not in owed:
-            raise NotYourTurn(
-                f"seat {seat} has no decision to make now"
-                + (f"; waiting for seat(s) {', '.join(map(str, owed))}" if owed else "")
-            )
-        legal = self.legal(seat)
-        if not isinstance(action, Move) or action not in legal:
-            raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+        legal = self.legal(seat)  # empty for a seat that owes no decision
+        if not legal:
+            owed = self.to_act()
+            if seat not in owed:
+                raise NotYourTurn(
+                    f"seat {seat} has no decision to make now"
+                    + (f"; waiting for seat(s) {', '.join(map(str, owed))}" if owed else "")
+                )
+        # The space builds every Move once, so the usual caller passes one of
+        # these very objects: an identity scan first (``in`` would call the
+        # dataclass ``__eq__`` on every move before it).
+        for m in legal:
+            if m is action:
+                break
+        else:
+            if not isinstance(action, Move) or action not in legal:
+                raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
         self._ver += 1
         self._memo = None
         kind = action.kind
@@ -574,7 +599,8 @@ class MeatState(State):
             f = FACTIONS.index(lead.faction)
             self.lb_atk[seat][f] += lead.attack
             self.lb_def[seat][f] += lead.defence
-        self.log.emit("leader", seat=seat, leader=lead.name)
+        if self.log.enabled:
+            self.log.emit("leader", seat=seat, leader=lead.name)
         self.pos += 1
         if self.pos >= len(self.order):
             self._start_round()
@@ -592,7 +618,8 @@ class MeatState(State):
             self.tel[s] = (self.tel[s] if r.telestarion_carry_over else 0) + r.telestarion + bonus
         self.picks = [0] * n
         self.drafted = [[] for _ in range(n)]
-        self.log.emit("round", round=self.round, telestarion=list(self.tel))
+        if self.log.enabled:
+            self.log.emit("round", round=self.round, telestarion=list(self.tel))
         size = n // 2 * 6 + 3  # 9 / 15 / 21 cards for 2 / 4 / 6 players
         row = []
         for _ in range(size):
@@ -601,14 +628,19 @@ class MeatState(State):
                 break
             row.append(c)
         self.row = row
-        self.log.emit("draft_row", cards=[self.name(c) for c in row])
+        if self.log.enabled:
+            self.log.emit("draft_row", cards=[self.name(c) for c in row])
         self.order = self.roll_order(list(range(n)), "draft")
         self.pos = 0
         self.phase = P_DRAFT
         self._next_drafter(first=True)
 
     def _can_draft(self, seat: int) -> bool:
-        return any(self.draft_cost(seat, c) <= self.tel[seat] for c in self.row)
+        if not self.row:
+            return False
+        # The cheapest card decides (the leader's discount is the same for every card).
+        cheapest = min(self.row, key=self.cost_of.__getitem__)
+        return self.draft_cost(seat, cheapest) <= self.tel[seat]
 
     def _next_drafter(self, first: bool = False) -> None:
         """Advance to the next seat that can pay for a card; end the draft when
@@ -633,11 +665,12 @@ class MeatState(State):
         self.drafted[seat].append(iid)
         f = self.fac[k]
         self.faction_count[seat][f] += 1
-        self.log.emit("drafted", seat=seat, card=self.name(iid), paid=cost)
+        if self.log.enabled:
+            self.log.emit("drafted", seat=seat, card=self.name(iid), paid=cost)
         self._next_drafter()
 
     def _end_draft(self) -> None:
-        if self.row:
+        if self.row and self.log.enabled:
             self.log.emit("to_graveyard", cards=[self.name(c) for c in self.row])
         self.cgrave.extend(self.row)
         self.row = []
@@ -654,7 +687,8 @@ class MeatState(State):
         iid = next(c for c in self.hand[seat] if self.kind[c] == k)
         self.hand[seat].remove(iid)
         (self.cgrave if iid < self.ncre else self.dgrave).append(iid)
-        self.log.emit("discarded", seat=seat, card=self.name(iid))
+        if self.log.enabled:
+            self.log.emit("discarded", seat=seat, card=self.name(iid))
         self._maybe_end_discard()
 
     def _maybe_end_discard(self) -> None:
@@ -670,7 +704,8 @@ class MeatState(State):
         self.tac_d = [[] for _ in range(n)]
         for s in range(n):
             self._check_stage(s)
-        self.log.emit("tactics", round=self.round)
+        if self.log.enabled:
+            self.log.emit("tactics", round=self.round)
 
     def _check_stage(self, seat: int) -> None:
         """Step 1 ends when the three lanes are full or no creature is left in hand."""
@@ -687,17 +722,20 @@ class MeatState(State):
                 c for c in self.hand[seat] if self.kind[c] == m.a and c not in self.tac_c[seat]
             )
             self.tac_c[seat][m.b] = iid
-            self.log.emit("placing", to=team, seat=seat, card=self.name(iid), lane=LANES[m.b])
+            if self.log.enabled:
+                self.log.emit("placing", to=team, seat=seat, card=self.name(iid), lane=LANES[m.b])
             self._check_stage(seat)
         elif m.kind == SET:
             iid = next(
                 c for c in self.hand[seat] if self.kind[c] == m.a and c not in self.tac_d[seat]
             )
             self.tac_d[seat].append(iid)
-            self.log.emit("setting", to=team, seat=seat, card=self.name(iid))
+            if self.log.enabled:
+                self.log.emit("setting", to=team, seat=seat, card=self.name(iid))
         else:
             self.tac_stage[seat] = 2
-            self.log.emit("ready", seat=seat)
+            if self.log.enabled:
+                self.log.emit("ready", seat=seat)
             if all(st == 2 for st in self.tac_stage):
                 self._end_tactics()
 
@@ -712,12 +750,13 @@ class MeatState(State):
                 self.hand[s].remove(iid)
                 self.dfield[s].append(iid)
                 self.dstat[iid] = D_DOWN
-            self.log.emit(
-                "face_down",
-                seat=s,
-                lanes=[LANES[x] for x in range(3) if self.tac_c[s][x] >= 0],
-                destiny=len(self.tac_d[s]),
-            )
+            if self.log.enabled:
+                self.log.emit(
+                    "face_down",
+                    seat=s,
+                    lanes=[LANES[x] for x in range(3) if self.tac_c[s][x] >= 0],
+                    destiny=len(self.tac_d[s]),
+                )
         self.tac_c = [[-1, -1, -1] for _ in range(self.players)]
         self.tac_d = [[] for _ in range(self.players)]
         if self.rules.instant_windows:
@@ -734,13 +773,15 @@ class MeatState(State):
         self.win_passes = 0
         self.win_kind = kind
         self.phase = P_WINDOW
-        self.log.emit("window", what=kind)
+        if self.log.enabled:
+            self.log.emit("window", what=kind)
 
     def _pass(self, seat: int) -> None:
         ph = self.phase
         if ph == P_ACTIVATION:
             self.passed[seat] = True
-            self.log.emit("passed", seat=seat)
+            if self.log.enabled:
+                self.log.emit("passed", seat=seat)
             self._after_activation(seat)
         elif ph == P_WINDOW:
             self.win_passes += 1
@@ -769,7 +810,8 @@ class MeatState(State):
         else:
             target_card = self.field[slot] if slot >= 0 else -1
         self.stack.append((seat, iid, slot, target_card))
-        self.log.emit("cast", seat=seat, card=d.name, target=slot, paid=d.cost)
+        if self.log.enabled:
+            self.log.emit("cast", seat=seat, card=d.name, target=slot, paid=d.cost)
         if self.phase != P_RESPOND:
             self.resume = self.phase
             self.phase = P_RESPOND
@@ -789,16 +831,20 @@ class MeatState(State):
             if any(e.do == "counter" for e in d.effects):
                 hit = next((i for i, e in enumerate(self.stack) if e[1] == tcard), -1)
                 if hit < 0:
-                    self.log.emit("fizzled", seat=seat, card=d.name)
+                    if self.log.enabled:
+                        self.log.emit("fizzled", seat=seat, card=d.name)
                 else:
                     gone = self.stack.pop(hit)
                     self.dgrave.append(gone[1])
-                    self.log.emit("countered", seat=seat, card=d.name, spell=self.name(gone[1]))
+                    if self.log.enabled:
+                        self.log.emit("countered", seat=seat, card=d.name, spell=self.name(gone[1]))
                 continue
             if d.target and (slot < 0 or self.field[slot] != tcard):
-                self.log.emit("fizzled", seat=seat, card=d.name)
+                if self.log.enabled:
+                    self.log.emit("fizzled", seat=seat, card=d.name)
                 continue
-            self.log.emit("resolved", seat=seat, card=d.name, target=slot)
+            if self.log.enabled:
+                self.log.emit("resolved", seat=seat, card=d.name, target=slot)
             fx.run(self, d.effects, seat, target=slot, source=d.name)
             self.settle()
         self.stack.clear()
@@ -820,16 +866,20 @@ class MeatState(State):
         else:
             self.first_team = self.roll_order([0, 1], "first side")[0]
         self.act_team = self.first_team
-        reveal = []
         for s in range(n * 3):
             if self.field[s] >= 0:
                 self.up[s] = True
-                reveal.append({"slot": s, "card": self.name(self.field[s])})
-        destiny = {str(s): [self.name(c) for c in self.dfield[s]] for s in range(n)}
         for s in range(n):
             for c in self.dfield[s]:
                 self.dstat[c] = D_UNPAID
-        self.log.emit("revealed", creatures=reveal, destiny=destiny)
+        if self.log.enabled:
+            reveal = [
+                {"slot": s, "card": self.name(self.field[s])}
+                for s in range(n * 3)
+                if self.field[s] >= 0
+            ]
+            destiny = {str(s): [self.name(c) for c in self.dfield[s]] for s in range(n)}
+            self.log.emit("revealed", creatures=reveal, destiny=destiny)
         seats = [*self.team(self.first_team), *self.team(self.first_team ^ 1)]
         self._reveal_abilities(seats)
         if self.over:
@@ -864,7 +914,8 @@ class MeatState(State):
             if not d.reveal:
                 continue
             slot = self.field.index(iid)
-            self.log.emit("reveal_ability", slot=slot, card=d.name)
+            if self.log.enabled:
+                self.log.emit("reveal_ability", slot=slot, card=d.name)
             toxin = bool(self.keywords(slot) & TOXIN)
             fx.run(self, d.reveal, slot // 3, src=slot, toxin=toxin, source=d.name)
             self.settle()
@@ -875,7 +926,8 @@ class MeatState(State):
         d = self.defs[self.kind[iid]]
         self.tel[seat] -= d.cost
         self.dstat[iid] = D_READY if d.on == "play" else D_ARMED
-        self.log.emit("paid", seat=seat, card=d.name, cost=d.cost)
+        if self.log.enabled:
+            self.log.emit("paid", seat=seat, card=d.name, cost=d.cost)
 
     def _unpaid(self, seat: int) -> list[int]:
         return [c for c in self.dfield[seat] if self.dstat[c] == D_UNPAID]
@@ -889,7 +941,8 @@ class MeatState(State):
             self.dfield[seat].remove(iid)
             self.dstat[iid] = D_NONE
             self.dgrave.append(iid)
-            self.log.emit("unpaid", seat=seat, card=self.name(iid))
+            if self.log.enabled:
+                self.log.emit("unpaid", seat=seat, card=self.name(iid))
         self.pay_owed[seat] = False
 
     def _pay_choice(self, seat: int, k: int) -> None:
@@ -907,7 +960,8 @@ class MeatState(State):
         n = self.players
         self.passed = [False] * n
         self.acted = [False] * n
-        self.log.emit("activation", first_team=self.first_team)
+        if self.log.enabled:
+            self.log.emit("activation", first_team=self.first_team)
 
     def _ability(self, seat: int, lane: int, t: int) -> None:
         slot = seat * 3 + lane
@@ -917,9 +971,10 @@ class MeatState(State):
         assert a is not None
         self.tel[seat] -= a.cost
         self.used[iid] = True
-        self.log.emit(
-            "ability", seat=seat, card=d.name, lane=LANES[lane], target=t - 1, paid=a.cost
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "ability", seat=seat, card=d.name, lane=LANES[lane], target=t - 1, paid=a.cost
+            )
         toxin = bool(self.keywords(slot) & TOXIN)
         fx.run(self, a.effects, seat, src=slot, target=t - 1, toxin=toxin, source=d.name)
         self.settle()
@@ -936,11 +991,13 @@ class MeatState(State):
             self.atk_mod[target] += d.attack
             self.def_mod[target] += d.defence
             self.kw_extra[target] |= d.keywords
-            self.log.emit("attached", seat=seat, card=d.name, target=slot)
+            if self.log.enabled:
+                self.log.emit("attached", seat=seat, card=d.name, target=slot)
         else:
             self.dstat[iid] = D_NONE
             self.dgrave.append(iid)
-            self.log.emit("resolved", seat=seat, card=d.name, target=slot)
+            if self.log.enabled:
+                self.log.emit("resolved", seat=seat, card=d.name, target=slot)
             fx.run(self, d.effects, seat, target=slot, source=d.name)
         self.settle()
 
@@ -988,7 +1045,8 @@ class MeatState(State):
         self._battle_triggers()
         if self.over:
             return
-        self.log.emit("battle", round=self.round)
+        if self.log.enabled:
+            self.log.emit("battle", round=self.round)
         self.fight()
         if not self.over:
             self._summary()
@@ -1073,7 +1131,8 @@ class MeatState(State):
                 has = any(self.field[s * 3 + x] >= 0 for x in range(3))
                 if ld >= 0 and has and self.cs.leaders[ld].passive == "summary_bonus":
                     bonus += self.cs.leaders[ld].amount
-        self.log.emit("summary", alive=alive, defence=total, winner=win, dice=dice, bonus=bonus)
+        if self.log.enabled:
+            self.log.emit("summary", alive=alive, defence=total, winner=win, dice=dice, bonus=bonus)
         if win >= 0 and (dice or bonus):
             self.change_vitality(win ^ 1, -(sum(dice) + bonus), "summary")
         self._cleanup()
@@ -1099,7 +1158,8 @@ class MeatState(State):
     def _finish(self, team: int) -> None:
         self.winner_team = team
         self.phase = P_OVER
-        self.log.emit("game_over", winner=team, vitality=list(self.vit))
+        if self.log.enabled:
+            self.log.emit("game_over", winner=team, vitality=list(self.vit))
 
     # ------------------------------------------------------------ outcome
     @property
@@ -1142,6 +1202,12 @@ class MeatState(State):
         by its type, so a field added later cannot be shared by mistake (search
         copies once changed the real match through shared leader bonuses).
         The type tests are inlined: clone() is the look-ahead's hot path."""
+        return self._copy(keep_rng=True)
+
+    def _copy(self, keep_rng: bool) -> MeatState:
+        """``clone()``; ``keep_rng=False`` leaves the RNG to the caller (a
+        determinization draws a fresh one: copying the Mersenne Twister's
+        state is half a clone's cost)."""
         other = MeatState.__new__(MeatState)
         shared = self.SHARED
         new = other.__dict__
@@ -1151,6 +1217,8 @@ class MeatState(State):
                 new[k] = [x[:] for x in v] if v and type(v[0]) is list else v[:]
             elif t is int or t is str or t is bool or t is tuple or v is None or k in shared:
                 new[k] = v
+            elif k == "rng" and not keep_rng:
+                new[k] = None  # set by the caller
             else:
                 new[k] = _copy_field(v)
         other._memo = None
@@ -1178,7 +1246,7 @@ class MeatState(State):
         """Resample every card ``seat``'s team cannot see: both decks' order,
         the opponents' hands and their face-down cards (pending tactics follow
         the card they named)."""
-        other = self.clone()
+        other = self._copy(keep_rng=False)  # other.rng is drawn below
         foe = [s for s in range(self.players) if (s & 1) != (seat & 1)]
         ncre = self.ncre
         for creature in (True, False):
@@ -1204,14 +1272,17 @@ class MeatState(State):
             for (lst, i), c in zip(spots, new, strict=True):
                 lst[i] = c
             # Per-card counters (damage, buffs on a face-down creature) stay with the spot.
+            # (Usually all zero: cards in decks and hands carry none.)
             for arr in (other.atk_mod, other.def_mod, other.dmg, other.kw_extra):
                 vals = [arr[c] for c in cards]
-                for c, v in zip(new, vals, strict=True):
-                    arr[c] = v
+                if any(vals):
+                    for c, v in zip(new, vals, strict=True):
+                        arr[c] = v
             for flags in (other.used, other.doomed):
                 bits = [flags[c] for c in cards]
-                for c, b in zip(new, bits, strict=True):
-                    flags[c] = b
+                if any(bits):
+                    for c, b in zip(new, bits, strict=True):
+                        flags[c] = b
             other.stack = [(a, b, t, remap.get(tc, tc)) for a, b, t, tc in other.stack]
             for s in foe:
                 other.tac_c[s] = [remap.get(c, c) for c in other.tac_c[s]]

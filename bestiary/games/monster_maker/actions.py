@@ -86,6 +86,14 @@ class ActionSpace:
             for j in range(k):
                 add("wield", f"wield {tnames[t]} by {names[j]}", t, j)
         self.moves: tuple[Move, ...] = tuple(moves)
+        # Direct lookups for the legal-move builders' hot path:
+        # ``by_card["discard"][card]``, ``monster_at[card][seat]``.
+        self.by_card: dict[str, tuple[Move, ...]] = {
+            kind: tuple(self.table[(kind, i, -1)] for i in range(k)) for kind in PER_CARD
+        }
+        self.monster_at: tuple[tuple[Move, ...], ...] = tuple(
+            tuple(self.table[("monster", i, s)] for s in range(MAX_SEATS)) for i in range(k)
+        )
 
     def get(self, kind: str, a: int = -1, b: int = -1) -> Move:
         return self.table[(kind, a, b)]

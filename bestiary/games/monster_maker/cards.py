@@ -161,9 +161,12 @@ class CardSet:
         object.__setattr__(self, "by_name", {c.name.casefold(): c for c in self.cards})
         kinds = {k: tuple(c.index for c in self.cards if c.kind == k) for k in KINDS}
         object.__setattr__(self, "of_kind", kinds)
+        healers = tuple(c.index for c in self.cards if c.has("heals"))
+        object.__setattr__(self, "healers", healers)
 
     by_name: dict[str, CardType] = field(init=False, repr=False, compare=False)
     of_kind: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    healers: tuple[int, ...] = field(init=False, repr=False, compare=False)  # Heal cards
 
     def deck(self) -> list[int]:
         return [c.index for c in self.cards for _ in range(c.count)]

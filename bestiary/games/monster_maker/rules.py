@@ -206,11 +206,13 @@ class MonsterMakerState(State):
         if self.cs.cards[card].kind == "trap":
             # "If you draw a trap card, you must show it to the other players."
             self.trap = card
-            self.log.emit("trap", seat=seat)
+            if self.log.enabled:
+                self.log.emit("trap", seat=seat)
             if not self.hands[seat]:
                 self._discard(card)
                 self.trap = -1
-                self.log.emit("trap_empty", seat=seat)
+                if self.log.enabled:
+                    self.log.emit("trap_empty", seat=seat)
             else:
                 self.phase = "trap"
                 self.to_lose = TRAP_LOSS
@@ -225,7 +227,8 @@ class MonsterMakerState(State):
         if not self.endgame:
             self.endgame = True
             self.passes = 0
-            self.log.emit("endgame", reason=reason)
+            if self.log.enabled:
+                self.log.emit("endgame", reason=reason)
 
     def _end_turn(self) -> None:
         seat = self.turn
@@ -282,7 +285,8 @@ class MonsterMakerState(State):
         self.held[seat] = []
         self.shown[seat] = set()
         self.door_open[seat] = False
-        self.log.emit("died", seat=seat, reason=reason, returned=len(returned))
+        if self.log.enabled:
+            self.log.emit("died", seat=seat, reason=reason, returned=len(returned))
 
     def target(self, seat: int) -> int:
         """The exact length of the road back: the outward distance plus OPEN penalties."""
@@ -345,15 +349,18 @@ class MonsterMakerState(State):
             out.append(get("leave_door"))
             return out
         if ph == "discard":
-            return [get("discard", c) for c in kinds]
+            discard = self.space.by_card["discard"]
+            return [discard[c] for c in kinds]
         if ph == "battle":
             return self._battle_moves(seat, kinds)
         if ph == "after":
             return self._after_moves(seat, kinds)
         # ph == "turn"
+        by_card = self.space.by_card
         mon = self.monster[seat]
         if mon >= 0:
-            out.extend(get("fight", c) for c in kinds if cards[c].kind == "character")
+            fight = by_card["fight"]
+            out = [fight[c] for c in kinds if cards[c].kind == "character"]
             if self._is_undead(seat):
                 out.extend(get("dispel", c) for c in kinds if cards[c].has("dispels_undead"))
                 out.extend(
@@ -364,20 +371,23 @@ class MonsterMakerState(State):
             if any(cards[c].kind == "detour" for c in kinds):
                 out.append(get("detour"))
         else:
-            out.extend(
-                get("corridor", c)
+            corridor = by_card["corridor"]
+            out = [
+                corridor[c]
                 for c in kinds
                 if cards[c].kind == "corridor" and self._corridor_fits(seat, c)
-            )
+            ]
         if self.door_open[seat] and self.in_treasure_room(seat):
             out.extend(get("door", c) for c in kinds if cards[c].has("opens_doors"))
-        targets = [t for t in range(self.players) if self._can_target(seat, t)]
-        if targets:
-            for c in kinds:
-                if cards[c].kind == "monster":
-                    out.extend(get("monster", c, t) for t in targets)
+        monsters = [c for c in kinds if cards[c].kind == "monster"]
+        if monsters:
+            targets = [t for t in range(self.players) if self._can_target(seat, t)]
+            for c in monsters:
+                at = self.space.monster_at[c]
+                out.extend(at[t] for t in targets)
         if len(hand) > self.rules.hand_limit:
-            out.extend(get("discard", c) for c in kinds)
+            discard = by_card["discard"]
+            out.extend(discard[c] for c in kinds)
         else:
             out.append(get("pass"))
         return out
@@ -445,8 +455,15 @@ class MonsterMakerState(State):
             legal = cached[2]
         else:
             legal = self._legal(seat)
-        if not isinstance(action, Move) or action not in legal:
-            raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+        # Moves are built once per card set, so the usual caller passes one of
+        # these very objects: an identity scan first (``in`` would call the
+        # dataclass ``__eq__`` on every move before it).
+        for m in legal:
+            if m is action:
+                break
+        else:
+            if not isinstance(action, Move) or action not in legal:
+                raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
         self._version += 1
         self._cached = None
         move = self.space.moves[action.index]
@@ -459,7 +476,8 @@ class MonsterMakerState(State):
         self._take(seat, m.a)
         self._discard(m.a)
         self._discard(self.trap)
-        self.log.emit("avoided", seat=seat, card=self.cs.cards[m.a].name)
+        if self.log.enabled:
+            self.log.emit("avoided", seat=seat, card=self.cs.cards[m.a].name)
         self.trap = -1
         self.phase = "turn"
 
@@ -468,7 +486,8 @@ class MonsterMakerState(State):
         self._take(seat, m.a)
         self._discard(m.a)
         self.to_lose -= 1
-        self.log.emit("lost", seat=seat, card=self.cs.cards[m.a].name)
+        if self.log.enabled:
+            self.log.emit("lost", seat=seat, card=self.cs.cards[m.a].name)
         if self.to_lose == 0 or not self.hands[seat]:
             self._discard(self.trap)
             self.trap = -1
@@ -480,14 +499,16 @@ class MonsterMakerState(State):
         self._end_turn()
 
     def _do_pass(self, seat: int, m: Move) -> None:
-        self.log.emit("pass", seat=seat)
+        if self.log.enabled:
+            self.log.emit("pass", seat=seat)
         self._main_done(passed=True)
 
     def _do_discard(self, seat: int, m: Move) -> None:
         """§3 <Turn> 4): "choose one card and place it in the discard pile." """
         self._take(seat, m.a)
         self._discard(m.a)
-        self.log.emit("discard", seat=seat, card=self.cs.cards[m.a].name)
+        if self.log.enabled:
+            self.log.emit("discard", seat=seat, card=self.cs.cards[m.a].name)
         if self.phase == "discard":  # the dispel before it was the turn's action
             self._main_done()
             return
@@ -500,9 +521,10 @@ class MonsterMakerState(State):
         if self.status[seat] == OUT:
             self.out[seat].append(m.a)
             self.dist_out[seat] += card.value
-            self.log.emit(
-                "corridor", seat=seat, perch=card.value, leg="out", distance=self.dist_out[seat]
-            )
+            if self.log.enabled:
+                self.log.emit(
+                    "corridor", seat=seat, perch=card.value, leg="out", distance=self.dist_out[seat]
+                )
             if self.dist_out[seat] >= self.room:
                 self._arrive(seat)
                 if self.phase == "door":
@@ -511,14 +533,15 @@ class MonsterMakerState(State):
             self.back[seat].append(m.a)
             self.door_open[seat] = False  # the road back has begun
             self.dist_back[seat] += card.value
-            self.log.emit(
-                "corridor",
-                seat=seat,
-                perch=card.value,
-                leg="back",
-                distance=self.dist_back[seat],
-                target=self.target(seat),
-            )
+            if self.log.enabled:
+                self.log.emit(
+                    "corridor",
+                    seat=seat,
+                    perch=card.value,
+                    leg="back",
+                    distance=self.dist_back[seat],
+                    target=self.target(seat),
+                )
             if self.dist_back[seat] == self.target(seat):
                 self._home(seat)
         self._main_done()
@@ -527,7 +550,8 @@ class MonsterMakerState(State):
         """§3 <Turn> 2): place a monster in front of an opponent's corridor that has none."""
         self._take(seat, m.a)
         self.monster[m.b] = m.a
-        self.log.emit("monster", seat=seat, target=m.b, monster=self.cs.cards[m.a].name)
+        if self.log.enabled:
+            self.log.emit("monster", seat=seat, target=m.b, monster=self.cs.cards[m.a].name)
         self._main_done()
 
     # ------------------------------------------------------------ free (or not) actions
@@ -549,9 +573,10 @@ class MonsterMakerState(State):
         self._discard(m.a)
         self._discard(mon)
         self.monster[seat] = -1
-        self.log.emit(
-            "dispel", seat=seat, monster=self.cs.cards[mon].name, card=self.cs.cards[m.a].name
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "dispel", seat=seat, monster=self.cs.cards[mon].name, card=self.cs.cards[m.a].name
+            )
         self._free_or_main(self.rules.dispel_costs_action)
 
     def _do_tdispel(self, seat: int, m: Move) -> None:
@@ -560,12 +585,13 @@ class MonsterMakerState(State):
         self._discard(mon)
         self.monster[seat] = -1
         self.shown[seat].add(m.a)
-        self.log.emit(
-            "dispel",
-            seat=seat,
-            monster=self.cs.cards[mon].name,
-            treasure=self.cs.treasures[m.a].name,
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "dispel",
+                seat=seat,
+                monster=self.cs.cards[mon].name,
+                treasure=self.cs.treasures[m.a].name,
+            )
         self._free_or_main(self.rules.dispel_costs_action)
 
     def _do_detour(self, seat: int, m: Move) -> None:
@@ -591,7 +617,8 @@ class MonsterMakerState(State):
                 self.dist_out[seat] -= self.cs.cards[c].value
                 self._discard(c)
                 removed = self.cs.cards[c].value
-        self.log.emit("detour", seat=seat, monster=self.cs.cards[mon].name, removed=removed)
+        if self.log.enabled:
+            self.log.emit("detour", seat=seat, monster=self.cs.cards[mon].name, removed=removed)
         self._free_or_main(self.rules.detour_costs_action)
 
     # ------------------------------------------------------------ battle
@@ -603,24 +630,30 @@ class MonsterMakerState(State):
         self.weapon_of.append(-1)
         if self.phase != "battle":
             self.phase = "battle"
-            self.log.emit("fight", seat=seat, monster=self.cs.cards[self.monster[seat]].name)
-        self.log.emit("joins", seat=seat, card=self.cs.cards[m.a].name)
+            if self.log.enabled:
+                self.log.emit("fight", seat=seat, monster=self.cs.cards[self.monster[seat]].name)
+        if self.log.enabled:
+            self.log.emit("joins", seat=seat, card=self.cs.cards[m.a].name)
 
     def _do_cast(self, seat: int, m: Move) -> None:
         """<Spells>: "cannot be used by themselves. When used with a character card ..." """
         i = next(i for i, c in enumerate(self.party) if c == m.b and self.spell_of[i] < 0)
         self._take(seat, m.a)
         self.spell_of[i] = m.a
-        self.log.emit("cast", seat=seat, spell=self.cs.cards[m.a].name, by=self.cs.cards[m.b].name)
+        if self.log.enabled:
+            self.log.emit(
+                "cast", seat=seat, spell=self.cs.cards[m.a].name, by=self.cs.cards[m.b].name
+            )
 
     def _do_wield(self, seat: int, m: Move) -> None:
         """<Treasure Cards>: weapons "on the way back ... no need to discard it"."""
         i = next(i for i, c in enumerate(self.party) if c == m.b and self.weapon_of[i] < 0)
         self.weapon_of[i] = m.a
         self.shown[seat].add(m.a)
-        self.log.emit(
-            "wield", seat=seat, treasure=self.cs.treasures[m.a].name, by=self.cs.cards[m.b].name
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "wield", seat=seat, treasure=self.cs.treasures[m.a].name, by=self.cs.cards[m.b].name
+            )
 
     def battle_penalty(self, seat: int) -> int:
         """Royal Princess: "Battles on the way back are at -1 strength"."""
@@ -639,7 +672,8 @@ class MonsterMakerState(State):
         cards = self.cs.cards
         mon = self.monster[seat]
         strength = cards[mon].value
-        rows: list[dict[str, Any]] = []
+        rows: list[dict[str, Any]] = []  # the battle event's table (only when logging)
+        logging = self.log.enabled
         total = 0
         charm_by = -1
         for i, c in enumerate(self.party):
@@ -650,27 +684,29 @@ class MonsterMakerState(State):
             if charm_alone(self.cs, self.rules, member):
                 v = self._roll(sp)  # Charm alone: only its dice count
                 v = member_strength(self.cs, self.rules, member, 0, v)
-                rows.append({"card": cards[c].name, "spell": cards[sp].name, "strength": v})
+                if logging:
+                    rows.append({"card": cards[c].name, "spell": cards[sp].name, "strength": v})
                 total += v
                 continue
             cr = self._roll(c)
+            sr = self._roll(sp) if sp >= 0 else 0
+            v = member_strength(self.cs, self.rules, member, cr, sr)
+            total += v
+            if not logging:
+                continue
             row: dict[str, Any] = {
                 "card": cards[c].name,
                 "dice": str(self.strength[c]),
                 "roll": cr,
             }
-            sr = 0
             if sp >= 0:
-                sr = self._roll(sp)
                 row["spell"] = cards[sp].name
                 row["spell_dice"] = str(self.strength[sp])
                 row["spell_roll"] = sr
             if wp >= 0:
                 row["weapon"] = self.cs.treasures[wp].name
-            v = member_strength(self.cs, self.rules, member, cr, sr)
             row["strength"] = v
             rows.append(row)
-            total += v
         penalty = self.battle_penalty(seat)
         total -= penalty
         won = beats(total, strength)
@@ -679,16 +715,17 @@ class MonsterMakerState(State):
             self.fallen.append(c)
             if self.spell_of[i] >= 0:
                 self._discard(self.spell_of[i])
-        self.log.emit(
-            "battle",
-            seat=seat,
-            monster=cards[mon].name,
-            monster_strength=strength,
-            party=rows,
-            penalty=penalty,
-            total=total,
-            won=won,
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "battle",
+                seat=seat,
+                monster=cards[mon].name,
+                monster_strength=strength,
+                party=rows,
+                penalty=penalty,
+                total=total,
+                won=won,
+            )
         self.party, self.spell_of, self.weapon_of = [], [], []
         self.won = won
         if won:
@@ -712,8 +749,7 @@ class MonsterMakerState(State):
             return True
         if not self.hands[seat]:
             return False
-        cards = self.cs.cards
-        could_heal = bool(self.fallen) and any(c.has("heals") for c in cards)
+        could_heal = bool(self.fallen) and bool(self.cs.healers)
         could_walk = self.rules.fight_then_corridor and self.won and self.monster[seat] < 0
         return could_heal or could_walk
 
@@ -729,11 +765,13 @@ class MonsterMakerState(State):
                 break
         self.fallen.remove(m.a)
         self.hands[seat].append(m.a)
-        self.log.emit("heal", seat=seat, card=self.cs.cards[m.a].name)
+        if self.log.enabled:
+            self.log.emit("heal", seat=seat, card=self.cs.cards[m.a].name)
 
     def _do_send(self, seat: int, m: Move) -> None:
         self.monster[m.a] = self.charmed
-        self.log.emit("sent", seat=seat, target=m.a, monster=self.cs.cards[self.charmed].name)
+        if self.log.enabled:
+            self.log.emit("sent", seat=seat, target=m.a, monster=self.cs.cards[self.charmed].name)
         self.charmed = -1
 
     def _do_end(self, seat: int, m: Move) -> None:
@@ -743,7 +781,8 @@ class MonsterMakerState(State):
     def _arrive(self, seat: int) -> None:
         """<Treasure Cards>: 100p or more: "Treasure Room", draw one treasure card."""
         self.status[seat] = BACK
-        self.log.emit("treasure_room", seat=seat, distance=self.dist_out[seat])
+        if self.log.enabled:
+            self.log.emit("treasure_room", seat=seat, distance=self.dist_out[seat])
         self._gain_treasure(seat)
         # Asked whenever the door is open and the hand is not empty: whether it
         # holds a Thief or Dwarf is the player's secret (to_act is public).
@@ -758,7 +797,8 @@ class MonsterMakerState(State):
                 # "redraw them if they are drawn a second time"
                 if t in self.drawn_once:
                     self.removed.append(t)
-                    self.log.emit("set_aside", treasure=tt.name)
+                    if self.log.enabled:
+                        self.log.emit("set_aside", treasure=tt.name)
                     continue
                 self.drawn_once.add(t)
             return t
@@ -767,7 +807,8 @@ class MonsterMakerState(State):
     def _gain_treasure(self, seat: int) -> None:
         t = self._draw_treasure()
         if t < 0:
-            self.log.emit("no_treasure", seat=seat)
+            if self.log.enabled:
+                self.log.emit("no_treasure", seat=seat)
             return
         tt = self.cs.treasures[t]
         self.held[seat].append(t)
@@ -786,7 +827,8 @@ class MonsterMakerState(State):
             info["roll"] = r
             if not goddess_keeps(r):
                 self.worthless.add(t)
-        self.log.emit("treasure", seat=seat, treasure=tt.name, open=True, **info)
+        if self.log.enabled:
+            self.log.emit("treasure", seat=seat, treasure=tt.name, open=True, **info)
         if tt.special == "secret_door":
             self.door_open[seat] = True
 
@@ -799,7 +841,8 @@ class MonsterMakerState(State):
         self.shown[seat].discard(door)
         self.removed.append(door)
         self.door_open[seat] = False
-        self.log.emit("door", seat=seat, card=self.cs.cards[m.a].name)
+        if self.log.enabled:
+            self.log.emit("door", seat=seat, card=self.cs.cards[m.a].name)
         self._gain_treasure(seat)
         self._gain_treasure(seat)
         if self.phase == "door":  # on arrival: the corridor was the turn's action
@@ -821,12 +864,13 @@ class MonsterMakerState(State):
                 p = self.prize_pile.pop()
                 self.prizes[seat].append(p)
                 prize = self.cs.prizes[p].name
-        self.log.emit(
-            "home",
-            seat=seat,
-            treasures=[self.cs.treasures[t].name for t in self.held[seat]],
-            prize=prize,
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "home",
+                seat=seat,
+                treasures=[self.cs.treasures[t].name for t in self.held[seat]],
+                prize=prize,
+            )
         self._begin_endgame("a player has returned from the dungeon")
 
     # ------------------------------------------------------------ dungeon end
@@ -870,14 +914,15 @@ class MonsterMakerState(State):
             winners = [s for s in home if dungeon_gold[s] == top]
             for s in winners:
                 self.dungeon_wins[s] += 1
-        self.log.emit(
-            "dungeon_end",
-            number=self.dungeon,
-            home=home,
-            winners=winners,
-            gold=dungeon_gold,
-            detail=detail,
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "dungeon_end",
+                number=self.dungeon,
+                home=home,
+                winners=winners,
+                gold=dungeon_gold,
+                detail=detail,
+            )
         reason = ""
         if not self.treasure_pile:
             reason = "the treasure cards are exhausted"
@@ -911,14 +956,15 @@ class MonsterMakerState(State):
             scores = [float(g) for g in gold]
         self.final = {"reason": reason, "gold": gold, "detail": detail, "scores": scores}
         self.phase = "over"
-        self.log.emit(
-            "game_over",
-            reason=reason,
-            gold=gold,
-            scores=scores,
-            victory=self.rules.victory,
-            detail=detail,
-        )
+        if self.log.enabled:
+            self.log.emit(
+                "game_over",
+                reason=reason,
+                gold=gold,
+                scores=scores,
+                victory=self.rules.victory,
+                detail=detail,
+            )
 
     # ------------------------------------------------------------ outcome
     @property
@@ -1055,12 +1101,26 @@ class MonsterMakerState(State):
     def clone(self) -> MonsterMakerState:
         """An independent copy: every attribute outside SHARED is copied by its
         type, so a field added later cannot be shared by mistake."""
+        return self._copy(keep_rng=True)
+
+    def _copy(self, keep_rng: bool) -> MonsterMakerState:
+        """``clone()``; ``keep_rng=False`` leaves the RNG to the caller (a
+        determinization draws a fresh one: copying the Mersenne Twister's
+        state is half a clone's cost)."""
         o = MonsterMakerState.__new__(MonsterMakerState)
         shared, caches = self.SHARED, self.CACHES
         new = o.__dict__
+        # _copy_field's commonest cases inlined (clone() is the search's hot path).
         for k, v in self.__dict__.items():
-            if k not in caches:
-                new[k] = v if k in shared else _copy_field(v)
+            t = type(v)
+            if t is list and (not v or type(v[0]) in _ATOMS):
+                new[k] = v[:]
+            elif t in _ATOMS or k in shared:
+                new[k] = v
+            elif k == "rng" and not keep_rng:
+                new[k] = None  # set by the caller
+            elif k not in caches:
+                new[k] = _copy_field(v)
         o._cached = None
         o._redacted = {}
         return o
@@ -1096,7 +1156,7 @@ class MonsterMakerState(State):
     def determinize(self, seat: int, rng: Rng) -> MonsterMakerState:
         """Resample other hands + the draw pile, hidden treasures + the treasure pile,
         the prize pile and the dice."""
-        o = self.clone()
+        o = self._copy(keep_rng=False)
         o.rng = rng.fork()
         o.log = self._log_for(seat)
         cards = self.cs.cards
