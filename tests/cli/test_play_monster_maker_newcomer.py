@@ -86,4 +86,4 @@ def test_a_newcomer_is_pointed_to_a_one_dungeon_game() -> None:
     res = runner.invoke(
         app, ["play", "monster-maker", "--seed", "3", "-o", "max_dungeons=1"], input="quit\n"
     )
-    assert "max_dungeons=1" not in res.output
+    assert "max_dungeons=1" not in res.output and "treasure room" in res.output

@@ -121,7 +121,7 @@ def action_label(view: Mapping[str, Any], text: str) -> str:
     if verb == "ability" and rest in LANES:
         me = view.get("seat")
         if isinstance(me, int):
-            return f"{text}  ({_slot_name(view, me, LANES.index(rest))}){extra}"
+            return f"{text}  ({_slot_name(view, me, LANES.index(rest))}{extra})"
     if verb == "leader":  # no table lists the leaders: say what each one does
         summary = card_summary(rest)
         return f"{text}  ({summary})" if summary else text

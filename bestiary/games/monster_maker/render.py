@@ -53,14 +53,19 @@ LEGEND = [
 
 
 def start_tip(rules: Any) -> str | None:
-    """Said once when a terminal game starts (bestiary/cli/play.py)."""
+    """Said once when a terminal game starts (bestiary/cli/play.py): the goal, and
+    for a full game a pointer to a shorter one."""
+    goal = (
+        "Lay corridor cards to walk to the treasure room, take a treasure, walk the same "
+        "distance back home. Put monsters before the others; fight yours with the "
+        "characters in your hand. Most gold at the end wins."
+    )
     if getattr(rules, "max_dungeons", 0) == 0:
-        return (
-            "A full game of Monster Maker runs dungeon after dungeon until the treasure or "
-            "prize cards run out (an hour or more). For a first game, start it with "
-            "`-o max_dungeons=1`: a single dungeon."
+        return goal + (
+            " A full game runs dungeon after dungeon until the treasure or prize cards run "
+            "out (an hour or more); for a first game start it with `-o max_dungeons=1`."
         )
-    return None
+    return goal
 
 
 _CARDS: Any = None
@@ -151,7 +156,8 @@ def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
         + (f" + {m['spell']} {m['spell_dice']}" if m["spell"] else "")
         for m in got["party"]
     )
-    pen = f" -{got['penalty']}" if got["penalty"] else ""
+    # Royal Princess: "Battles on the way back are at -1 strength" (RULES.md).
+    pen = f" -{got['penalty']} (princess)" if got["penalty"] else ""
     return f"{dice}{pen} vs {got['monster']} {got['monster_strength']}: {got['win']:.0%} to win"
 
 
