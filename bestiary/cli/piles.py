@@ -36,7 +36,7 @@ def piles(view: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
         names = _names(value)
         if names is not None and named:
             found.append((label, names))
-        elif isinstance(value, Mapping):
+        elif isinstance(value, Mapping) and _name(value) is None:  # a card is no pile
             for k, v in value.items():
                 key = str(k)
                 walk(

@@ -174,3 +174,14 @@ def test_typed_words_may_each_start_a_word_of_the_move() -> None:
     moves = ["place Strażnik Bramy left", "place Strażnik Bramy front", "place Dziki Wilk front"]
     assert match("straznik front", moves).index == 1
     assert set(match("front", moves).candidates) == {1, 2}
+
+
+def test_piles_are_lists_of_cards_never_the_fields_of_one_card() -> None:
+    from bestiary.cli.piles import piles
+
+    view = {
+        "discard_top": {"name": "Lich", "keys": ["Undead"], "natures": ["loyal"]},
+        "discards": [{"name": "Lich"}, {"name": "Red Slime"}],
+        "hand": ["Werecat"],
+    }
+    assert piles(view) == [("discards", ["Lich", "Red Slime"])]
