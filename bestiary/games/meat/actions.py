@@ -50,6 +50,10 @@ class ActionSpace:
         for index in range(self.total):
             m = self._build(index)
             self._cache[(m.kind, m.a, m.b)] = m
+        # ``place[kind][lane]``: the Tactics moves, looked up in the hot path.
+        self.place = tuple(
+            tuple(self._cache[(PLACE, k, lane)] for lane in range(3)) for k in range(c)
+        )
 
     def _local(self, kind: int, a: int, b: int) -> int:
         c = self.cs.creature_defs

@@ -342,6 +342,8 @@ class MeatState(State):
         self.used[iid] = self.doomed[iid] = False
 
     def _drop_equipment(self, iid: int) -> None:
+        if iid not in self.attached_to:
+            return  # usually nothing is fused to it (one C-level scan)
         for d in self.cs.destiny_ids:
             if self.attached_to[d] == iid:
                 self.attached_to[d] = -1
@@ -489,7 +491,8 @@ class MeatState(State):
             kinds = sorted(
                 {self.kind[i] for i in self.hand[seat] if i < self.ncre and i not in placed}
             )
-            return [sp.get(PLACE, k, lane) for k in kinds for lane in free]
+            place = sp.place
+            return [place[k][lane] for k in kinds for lane in free]
         pend = self.tac_d[seat]
         kinds = sorted({self.kind[i] for i in self.hand[seat] if i >= self.ncre and i not in pend})
         return [*(sp.get(SET, k) for k in kinds), sp.get(DONE)]
