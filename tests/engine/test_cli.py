@@ -50,14 +50,15 @@ def test_unknown_game_and_agent_are_clear_errors() -> None:
 def test_play_hot_seat_by_number_and_text_then_replay(tmp_path: Path) -> None:
     rec = tmp_path / "m.json"
     # Two humans; each answers "1" (the first legal bid); a wrong entry is explained.
-    moves = "\n".join(["bid 99", "1"] + ["1"] * 20) + "\n"
+    # Each turn starts with the hot-seat hand-over screen, which waits for Enter.
+    moves = "\n".join(["", "bid 99", "1"] + ["", "1"] * 10) + "\n"
     res = runner.invoke(
         app,
         ["play", "toy", "--seats", "human,human", "--seed", "4", "--record", str(rec)],
         input=moves,
     )
     assert res.exit_code == 0, res.output
-    assert "'bid 99' is not a legal action" in res.output
+    assert "'bid 99' is not a move now" in res.output
     assert "Result" in res.output
     data = json.loads(rec.read_text())
     assert len(data["moves"]) == 6 and data["result"] is not None
