@@ -100,9 +100,7 @@ def simulate(
             "read it with `bestiary report`",
         ),
     ] = None,
-    backend: Annotated[
-        str, typer.Option(help="with --out: local (process pool) or ray")
-    ] = "local",
+    backend: Annotated[str, typer.Option(help="with --out: local (process pool) or ray")] = "local",
     address: Annotated[
         str | None, typer.Option(help="with --backend ray: the cluster's address")
     ] = None,
