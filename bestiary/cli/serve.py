@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -19,6 +20,14 @@ def serve(
         ),
     ] = None,
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.4,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent",
+            help="offer your own bot as NAME at every game: NAME=module:Object (repeatable; "
+            'default: the environment variable BESTIARY_AGENTS="a=m:X,b=n:Y")',
+        ),
+    ] = None,
 ) -> None:
     """Run the web app: lobby and tables for every game."""
     if not 0 < port < 65536:
@@ -27,6 +36,9 @@ def serve(
         fail(f"--bot-delay must be between 0 and 60 seconds, not {bot_delay:g}")
     try:
         from ..server import run
+        from ..server.bots import parse_agent_args
     except ImportError as exc:
         fail(f"the web app needs its extras: pip install 'bestiary[web]' ({exc})")
-    guarded(lambda: run(host=host, port=port, db=db, bot_delay=bot_delay))
+    items = agent or [a for a in os.environ.get("BESTIARY_AGENTS", "").split(",") if a.strip()]
+    agents = guarded(lambda: parse_agent_args(items))
+    guarded(lambda: run(host=host, port=port, db=db, bot_delay=bot_delay, agents=agents))

@@ -5,24 +5,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .app import create_app
 
 __all__ = ["create_app", "run"]
 
 
 def run(
-    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.4
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    bot_delay: float = 0.4,
+    agents: Mapping[str, str] | None = None,
 ) -> None:
-    """Serve the app (lobby, tables, API) until interrupted."""
+    """Serve the app (lobby, tables, API) until interrupted. ``agents``: the
+    operator's own bots, ``{"NAME": "module:Object"}`` (``serve --agent``)."""
     import uvicorn
 
     from .limits import MAX_MESSAGE_BYTES
 
-    app = create_app(db, bot_delay=bot_delay)
+    app = create_app(db, bot_delay=bot_delay, agents=agents)
     app.state.store.check()  # a clear error now rather than a trace at start-up
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     store = _safe(app.state.store.url)
     print(f"Bestiary: open http://{shown}:{port}/  (store: {store})", flush=True)
+    for name, spec in app.state.hub.agents.items():
+        print(f"Bestiary: agent {name} = {spec} (offered for every game)", flush=True)
     uvicorn.run(
         app,
         host=host,

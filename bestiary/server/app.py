@@ -28,6 +28,7 @@ from ..engine.record import MatchRecord
 from ..engine.registry import game_ids, get_game
 from . import jobs
 from .bodylimit import BodyLimit
+from .bots import operator_agents
 from .config import Limits
 from .hub import Conflict, Hub, NotFound, Quota
 from .limits import (
@@ -60,8 +61,8 @@ class SeatSpec(BaseModel):
     agent: str | None = Field(
         None,
         max_length=80,
-        description="easy, normal, hard, random, the game's own bot (e.g. heuristic) "
-        "or ismcts:iterations=N (bounded)",
+        description="easy, normal, hard, random, the game's own bot (e.g. heuristic), "
+        "an agent the server's operator enabled (by name) or ismcts:iterations=N (bounded)",
     )
     name: str | None = Field(None, max_length=40)
 
@@ -126,6 +127,17 @@ def _short(value: Any) -> str:
     return text if len(text) <= SHORT else text[:SHORT] + "…"
 
 
+def _game_bots() -> set[str]:
+    """The names of every loadable game's own bots (an operator's agent may not take one)."""
+    names: set[str] = set()
+    for gid in game_ids():
+        try:
+            names.update(get_game(gid).agents())
+        except BestiaryError:
+            continue
+    return names
+
+
 def _client(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client is not None else "unknown"
 
@@ -137,13 +149,17 @@ def create_app(
     rate_per_second: float = RATE_PER_SECOND,
     burst: int = BURST,
     limits: Limits | None = None,
+    agents: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The app on the store ``db`` names (see :func:`store.database_url`).
     ``rate_per_second``/``burst`` limit the messages one websocket may send;
-    ``limits`` everything else (default: :meth:`Limits.from_env`)."""
+    ``limits`` everything else (default: :meth:`Limits.from_env`). ``agents``:
+    the operator's own bots, ``{"NAME": "module:Object"}``, offered by NAME for
+    every game; each is imported and checked now (BadAgentSpec if it fails)."""
     limits = limits or Limits.from_env()
+    own = operator_agents(agents or {}, _game_bots()) if agents else {}
     store = Store(database_url(db))
-    hub = Hub(store, bot_delay, limits)
+    hub = Hub(store, bot_delay, limits, own)
     sockets = Counter()
     client_messages = ClientBuckets(limits.client_messages_per_second, limits.client_message_burst)
 
@@ -190,6 +206,8 @@ def create_app(
                 out.append({"id": gid, "error": str(exc)})
                 continue
             info["has_page"] = has_page(gid)
+            # The operator's own bots are seated by name at every game.
+            info["agents"] = [*info.get("agents", []), *sorted(own)]
             out.append(info)
         return {"games": out}
 

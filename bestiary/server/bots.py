@@ -6,13 +6,20 @@ So the lobby offers levels (``easy``, ``normal``, ``hard``), ``random``, the
 game's own bots without options, and ``ismcts`` with bounded options only.
 Stored tables are checked again when they load, so an old unbounded spec
 does not come back after a restart.
+
+The operator (whoever starts ``bestiary serve``) may add agents of their own:
+``--agent NAME=module:Object`` makes NAME a bot kind for every game. Those
+modules are imported once at start-up (:func:`operator_agents`) and by the
+bot workers; a client only ever names NAME, never a module.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Iterable, Mapping
 
-from ..agents.base import parse_spec
+from ..agents.base import _import_agent, is_import_path, parse_spec
 from ..engine.errors import BadAgentSpec
 from ..engine.protocol import Game
 
@@ -39,22 +46,89 @@ def level_spec(game: Game, level: str) -> str:
     return "ismcts:iterations=400"
 
 
-def choices(game: Game) -> list[str]:
-    """What a client may ask for, for the lobby and error messages."""
-    return [*LEVELS, "random", *sorted(game.agents()), "ismcts:iterations=N"]
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 
 
-def check_spec(game: Game, spec: str, max_iterations: int) -> str:
-    """``spec`` cleaned, if a remote client may seat it; BadAgentSpec otherwise."""
+def parse_agent_args(items: Iterable[str]) -> dict[str, str]:
+    """``["mine=mybots.deep:Agent", ...]`` (``--agent``) -> ``{"mine": "mybots.deep:Agent"}``."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, eq, path = (part.strip() for part in item.partition("="))
+        if not eq or not name or not path:
+            raise BadAgentSpec(
+                f"--agent {item.strip()[:60]!r} must be written NAME=module:Object "
+                "(e.g. mine=mybots.deep:Agent)"
+            )
+        if name in out:
+            raise BadAgentSpec(f"--agent {name[:40]!r} is given twice")
+        out[name] = path
+    return out
+
+
+def operator_agents(agents: Mapping[str, str], bots: Iterable[str] = ()) -> dict[str, str]:
+    """The operator's ``NAME -> module:Object[:options]`` mapping, checked: each
+    NAME is a plain name that clashes with no level, generic agent or game bot
+    (``bots``), and each object imports and builds an agent with ``act(ctx)``.
+    BadAgentSpec (one line) otherwise."""
+    taken = {*LEVELS, "random", "ismcts", *bots}
+    out: dict[str, str] = {}
+    for name, spec in agents.items():
+        if not _NAME.fullmatch(name):
+            raise BadAgentSpec(
+                f"agent name {name[:40]!r} must be a letter then letters, digits, - or _ "
+                "(at most 40)"
+            )
+        if name in taken:
+            raise BadAgentSpec(
+                f"agent name {name!r} is already a level or a bot; choose another "
+                f"(taken: {', '.join(sorted(taken))})"
+            )
+        path, options = parse_spec(spec)
+        if not is_import_path(path):
+            raise BadAgentSpec(
+                f"agent {name!r}: {spec[:80]!r} must name module:Object (e.g. mybots.deep:Agent)"
+            )
+        try:
+            factory = _import_agent(path)
+        except BadAgentSpec as exc:
+            raise BadAgentSpec(f"agent {name!r}: {' '.join(str(exc).split())}") from None
+        try:
+            agent = factory(seed=0, **options)
+        except Exception as exc:
+            raise BadAgentSpec(
+                f"agent {name!r} ({spec}) cannot be built: {type(exc).__name__}: {exc}"
+            ) from None
+        if not callable(getattr(agent, "act", None)):
+            raise BadAgentSpec(
+                f"agent {name!r} ({spec}) built a {type(agent).__name__}, "
+                "which has no act(ctx) method: it is not an agent"
+            )
+        out[name] = spec.strip()
+    return out
+
+
+def choices(game: Game, agents: Mapping[str, str] | None = None) -> list[str]:
+    """What a client may ask for, for the lobby and error messages (``agents``:
+    the operator's own, by name)."""
+    own = sorted(agents or {})
+    return [*LEVELS, "random", *sorted(game.agents()), *own, "ismcts:iterations=N"]
+
+
+def check_spec(
+    game: Game, spec: str, max_iterations: int, agents: Mapping[str, str] | None = None
+) -> str:
+    """``spec`` cleaned, if a remote client may seat it; BadAgentSpec otherwise.
+    ``agents``: the operator's agents, seated by name only (no options)."""
+    agents = agents or {}
     allowed = (
-        f"agents: {', '.join(choices(game))} (iterations 1 to {max_iterations}, "
+        f"agents: {', '.join(choices(game, agents))} (iterations 1 to {max_iterations}, "
         "ismcts options c, rollout_limit and seconds 0.05 to 5)"
     )
     text = spec.strip()
     if len(text) > 80:
         raise BadAgentSpec(f"agent spec too long; {allowed}")
-    name, options = parse_spec(text)
-    if name in LEVELS or name == "random" or name in game.agents():
+    name, options = parse_spec(text, known=agents)
+    if name in LEVELS or name == "random" or name in game.agents() or name in agents:
         if options:
             raise BadAgentSpec(f"bot {name!r} takes no options here; {allowed}")
         return name
@@ -77,12 +151,25 @@ def check_spec(game: Game, spec: str, max_iterations: int) -> str:
     return text
 
 
-def playable(game: Game, spec: str | None, max_iterations: int) -> str:
-    """The spec a stored bot seat runs: a level resolved, and anything a client
-    may no longer seat (an old table) replaced by the normal level."""
+def playable(
+    game: Game, spec: str | None, max_iterations: int, agents: Mapping[str, str] | None = None
+) -> str:
+    """The spec a stored bot seat runs: a level resolved, an operator's agent
+    resolved to its ``module:Object``, and anything a client may no longer
+    seat (an old table, an agent the operator no longer enables) replaced by
+    the normal level."""
+    agents = agents or {}
     try:
-        clean = check_spec(game, spec or "random", max_iterations)
+        clean = check_spec(game, spec or "random", max_iterations, agents)
     except BadAgentSpec as exc:
         log.warning("bot spec %r refused (%s); playing the normal level", spec, exc)
         clean = "normal"
+    if clean in agents:
+        return agents[clean]
     return level_spec(game, clean) if clean in LEVELS else clean
+
+
+def imports(spec: str, agents: Mapping[str, str] | None) -> bool:
+    """Whether ``spec`` (from :func:`playable`) is one of the operator's agents,
+    the only specs the server builds with imports allowed."""
+    return spec in (agents or {}).values()

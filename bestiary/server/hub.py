@@ -23,7 +23,7 @@ from typing import Any
 from ..agents.base import make_agent
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.registry import get_game
-from .bots import check_spec, playable
+from .bots import check_spec, imports, playable
 from .config import Limits
 from .limits import ClientBuckets
 from .live import LiveTable, table_info
@@ -53,10 +53,19 @@ def token_hash(token: str) -> str:
 
 
 class Hub:
-    def __init__(self, store: Store, bot_delay: float, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_delay: float,
+        limits: Limits | None = None,
+        agents: Mapping[str, str] | None = None,
+    ) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
+        # The operator's own agents (NAME -> module:Object), already checked
+        # (bots.operator_agents): seated by NAME, imported only from here.
+        self.agents = dict(agents or {})
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
         self.bots = WorkerPool(self.limits.bot_workers, "bot")
         self.tools = WorkerPool(self.limits.tool_workers, "tool")
@@ -89,7 +98,7 @@ class Hub:
     # -- live tables ---------------------------------------------------------
     def _table(self, row: TableRow) -> LiveTable:
         table = LiveTable(
-            row, get_game(row.game), self.store, self.bot_delay, self.bots, self.limits
+            row, get_game(row.game), self.store, self.bot_delay, self.bots, self.limits, self.agents
         )
         table.on_idle = self._forget
         self.live[row.id] = table
@@ -187,9 +196,13 @@ class Hub:
                 rows.append(SeatRow(i, HUMAN, None, None))
             elif kind == "bot":
                 agent = check_spec(
-                    game, str(spec.get("agent") or "normal"), self.limits.max_iterations
+                    game,
+                    str(spec.get("agent") or "normal"),
+                    self.limits.max_iterations,
+                    self.agents,
                 )
-                make_agent(game, playable(game, agent, self.limits.max_iterations), 0)
+                runs = playable(game, agent, self.limits.max_iterations, self.agents)
+                make_agent(game, runs, 0, allow_import=imports(runs, self.agents))
                 rows.append(SeatRow(i, "bot", agent, str(name or f"{agent} bot")[:64]))
             else:
                 raise BadInput(f"seat {i}: kind {kind[:20]!r} is not 'human' or 'bot'")

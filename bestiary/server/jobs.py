@@ -20,13 +20,22 @@ def bot_seed(table_seed: int, seat: int, move: int) -> int:
     return int.from_bytes(digest[:7], "big")
 
 
-def bot_move(game: Game, state: State, spec: str, table_seed: int, seat: int, move: int) -> str:
+def bot_move(
+    game: Game,
+    state: State,
+    spec: str,
+    table_seed: int,
+    seat: int,
+    move: int,
+    allow_import: bool = False,
+) -> str:
     """The text of the move the bot ``spec`` makes for ``seat`` as move number
     ``move``: a pure function of the match so far, so an uninterrupted server,
     a restarted one and an offline replay all agree. ``spec`` is already one
-    the server allows (:mod:`.bots`); module specs are never enabled here."""
+    the server allows (:mod:`.bots`); ``allow_import`` is set only for the
+    operator's own agents (``serve --agent``), never for a client's spec."""
     seed = bot_seed(table_seed, seat, move)
-    agent = make_agent(game, spec, seed)
+    agent = make_agent(game, spec, seed, allow_import=allow_import)
     return str(agent.act(AgentContext(state, seat, Rng(seed ^ 0x5EED))))
 
 

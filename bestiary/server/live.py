@@ -20,13 +20,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.errors import BadRecord, BestiaryError, IllegalAction
 from ..engine.protocol import Game, State
-from .bots import playable
+from .bots import imports, playable
 from .config import Limits
 from .jobs import bot_move, bot_seed
 from .messages import error, seat_update
@@ -77,11 +77,13 @@ class LiveTable:
         bot_delay: float,
         pool: WorkerPool | None = None,
         limits: Limits | None = None,
+        agents: Mapping[str, str] | None = None,
     ) -> None:
         self.row, self.game, self.store = row, game, store
         self.bot_delay = bot_delay
         self.pool = pool
         self.limits = limits or Limits()
+        self.agents = dict(agents or {})  # the operator's own: NAME -> module:Object
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -346,7 +348,7 @@ class LiveTable:
         """The bot's move for ``seat``: its own bot, or ``agent`` (a person's
         seat whose time ran out)."""
         agent = agent or self.row.seats[seat].agent
-        spec = playable(self.game, agent, self.limits.max_iterations)
+        spec = playable(self.game, agent, self.limits.max_iterations, self.agents)
         n = self.moves
         if spec != "random" and self.pool is not None:
             try:
@@ -359,6 +361,7 @@ class LiveTable:
                     self.row.seed,
                     seat,
                     n,
+                    imports(spec, self.agents),  # only the operator's own agents
                     seconds=self.limits.bot_seconds,
                 )
                 return str(out)
