@@ -82,14 +82,27 @@ class MatchRecord:
             if data.get("format", FORMAT) != FORMAT:
                 raise BadRecord(f"unknown record format {data.get('format')!r}; expected {FORMAT}")
             moves = [(int(s), str(m)) for s, m in data.get("moves", [])]
+            players = int(data["players"])
+            options = data.get("options") or {}
+            if not isinstance(options, dict):
+                raise BadRecord("malformed record: options must be an object of name: value")
+            seats = data.get("seats")
+            if seats and (
+                not isinstance(seats, list)
+                or len(seats) != players
+                or not all(isinstance(s, str) for s in seats)
+            ):
+                raise BadRecord(
+                    f"malformed record: seats must be a list of {players} agent specs (text)"
+                )
             return cls(
                 game=str(data["game"]),
-                players=int(data["players"]),
+                players=players,
                 seed=int(data["seed"]),
                 variant=str(data["variant"]),
-                options=dict(data.get("options") or {}),
+                options={str(k): v for k, v in options.items()},
                 moves=moves,
-                seats=[str(s) for s in data["seats"]] if data.get("seats") else None,
+                seats=list(seats) if seats else None,
                 result=data.get("result"),
             )
         except BadRecord:

@@ -49,3 +49,21 @@ def test_a_record_with_an_impossible_move_says_which_move() -> None:
 def test_malformed_records_are_refused_clearly(data: dict) -> None:
     with pytest.raises(BadRecord, match="record"):
         MatchRecord.from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("seats", ["random", "random", "random"]),  # three specs for two players
+        ("seats", "taxonomy"),
+        ("seats", [[0, "bid 1"]]),
+        ("options", [[0, "bid 1"]]),
+    ],
+)
+def test_a_record_whose_seats_or_options_do_not_fit_is_refused(field: str, value: object) -> None:
+    """Found by the CLI fuzz test: such records reached replay and crashed it
+    (zip of seats against players, options read as a list)."""
+    data = play_game(GAME, ["random", "random"], seed=3, record=True).record.to_json()  # type: ignore[union-attr]
+    data[field] = value
+    with pytest.raises(BadRecord, match=field):
+        MatchRecord.from_json(data)
