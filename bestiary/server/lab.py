@@ -94,6 +94,14 @@ class LabFolders:
         return self.runs / f"{run_id}.parquet"
 
 
+def _missing_lab_packages() -> list[str]:
+    """The lab's packages this server cannot import (the web extra does not
+    bring them: `pip install 'bestiary[lab]'`). Looked up, not imported."""
+    import importlib.util
+
+    return [m for m in ("pyarrow", "duckdb", "matplotlib") if importlib.util.find_spec(m) is None]
+
+
 def lab_router(
     engine: sa.Engine,
     data_dir: Path,
@@ -207,6 +215,13 @@ def lab_router(
 
     @router.post("/api/lab/runs", summary="Start a run in the background")
     def start(req: NewRun) -> dict[str, Any]:
+        missing = _missing_lab_packages()
+        if missing:
+            raise HTTPException(
+                503,
+                f"the lab needs its extra on the server: pip install 'bestiary[lab]' "
+                f"({', '.join(missing)} missing)",
+            )
         if req.games > max_games:
             raise HTTPException(422, f"games must be between 1 and {max_games}")
         try:

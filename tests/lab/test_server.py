@@ -91,3 +91,25 @@ def test_a_run_stopped_with_the_server_resumes_when_it_starts_again(tmp_path: Pa
         assert run["status"] == "done" and run["done"] == 80
         report = second.get(f"/api/lab/runs/{run_id}/report.html")
         assert "attachment" in report.headers["content-disposition"]
+
+
+def test_a_server_without_the_lab_extra_says_what_to_install(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The web extra does not bring the lab's packages: starting a run must say
+    which extra to install, not fail in the background."""
+    import importlib.util
+
+    from fastapi.testclient import TestClient
+
+    from bestiary.server.app import create_app
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
+    )
+    app = create_app(str(tmp_path / "db.sqlite3"), bot_delay=0)
+    with TestClient(app) as client:
+        r = client.post(
+            "/api/lab/runs", json={"game": "meat", "seats": ["random", "random"], "games": 2}
+        )
+    assert r.status_code == 503
+    assert "bestiary[lab]" in r.json()["detail"] and "pyarrow" in r.json()["detail"]
