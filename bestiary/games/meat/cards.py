@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bestiary.engine import BadCardFile, UnknownCard
+from bestiary.engine.datafile import decode_text, read_bytes
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "cards.toml"
 
@@ -308,11 +309,11 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     if not path:
         return _default()
     key = str(path)
-    raw = _read(key)
+    raw = read_bytes(key)
     stamp = (key, hashlib.sha256(raw).digest())
     cs = _CACHE.get(stamp)
     if cs is None:
-        cs = _parse(key, _decode(key, raw))
+        cs = _parse(key, decode_text(key, raw))
         if len(_CACHE) >= 16:
             _CACHE.pop(next(iter(_CACHE)))  # the oldest entry
         _CACHE[stamp] = cs
@@ -325,25 +326,7 @@ _CACHE: dict[tuple[str, bytes], CardSet] = {}
 @lru_cache(maxsize=1)
 def _default() -> CardSet:
     path = str(DEFAULT_PATH)
-    return _parse(path, _decode(path, _read(path)))
-
-
-def _read(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read the file ({exc.strerror})") from None
-
-
-def _decode(path: str, raw: bytes) -> str:
-    """UTF-8 text; a byte-order mark (as some editors write) is dropped."""
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise BadCardFile(
-            path, line, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save the file as UTF-8"
-        ) from None
+    return _parse(path, decode_text(path, read_bytes(path)))
 
 
 _SECTIONS = ("creature", "destiny", "leader")

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bestiary.engine import BadCardFile, BestiaryError, Dice
+from bestiary.engine.datafile import decode_text
 
 DATA = Path(__file__).parent / "data"
 
@@ -250,14 +251,7 @@ def _text(path: Path, problems: _Problems) -> str:
         raise problems.fail(
             None, f"cannot read the file ({exc.strerror or type(exc).__name__})"
         ) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise problems.fail(
-            None,
-            f"is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "save it as UTF-8 (CSV, comma separated)",
-        ) from None
+    return decode_text(str(path), data, " (CSV, comma separated)")
 
 
 def _split(line: str) -> list[str] | None:

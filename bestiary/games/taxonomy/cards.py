@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from ...engine import datafile
 from ...engine.errors import BadCardFile
 from ...engine.rng import Dice
 
@@ -97,19 +98,7 @@ class NatureTable:
 def read_text(path: str, what: str) -> str:
     """A data file's text: UTF-8, with or without the byte-order mark that
     spreadsheets write ("CSV UTF-8"); anything else is a one-line BadCardFile."""
-    try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read: {exc.strerror or exc}") from None
-    except ValueError as exc:  # UnicodeDecodeError, or a NUL byte in the name
-        if isinstance(exc, UnicodeDecodeError):
-            raise BadCardFile(
-                path,
-                None,
-                f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-                f'save the {what} as UTF-8 (a spreadsheet\'s "CSV UTF-8")',
-            ) from None
-        raise BadCardFile(repr(path), None, "not a file name") from None
+    return datafile.read_text(path, f' (the {what}: a spreadsheet\'s "CSV UTF-8")')
 
 
 @lru_cache(maxsize=4)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from bestiary.engine import BadCardFile
+from bestiary.engine.datafile import decode_text, read_bytes
 
 from .tiles import orientations, parse_ends
 
@@ -101,21 +102,11 @@ _ERA_COLUMNS = [
 
 def _rows(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
     """Data rows with their line numbers; '#' lines are comments."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise BadCardFile(str(path), None, f"cannot read: {exc.strerror}") from None
-    return _parse_rows(str(path), raw, columns)
+    return _parse_rows(str(path), read_bytes(path), columns)
 
 
 def _parse_rows(where: str, raw: bytes, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
-    try:
-        # 'utf-8-sig': a byte order mark (spreadsheets write one) is not data.
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise BadCardFile(
-            where, None, f"not UTF-8 text (byte {exc.start}); save the file as UTF-8 CSV"
-        ) from None
+    text = decode_text(where, raw, " CSV")
     if "\0" in text:
         raise BadCardFile(where, None, "contains a NUL character; save the file as UTF-8 CSV")
     lines = text.splitlines()
