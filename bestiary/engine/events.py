@@ -7,11 +7,21 @@ an event that carries a hidden card with the wrong visibility is a leak.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 EVERYONE: None = None
+
+
+def seat_label(seat: int, names: Sequence[str] | None = None) -> str:
+    """How a log line names a seat: the table's name for it, else "seat N"
+    (translated; seats are numbered from 0 as everywhere in the engine)."""
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    from bestiary.i18n import core
+
+    return core.gettext("seat {n}").format(n=seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,11 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from .errors import BadPlayers, IllegalAction, NotYourTurn, UnknownVariant
+from .eventrules import EventRule, rule_for
 from .events import Event, EventLog
 from .rng import Rng
 from .ruleset import Ruleset
@@ -259,10 +261,21 @@ class Game(ABC):
 
         return Pretty(dict(view))
 
-    def describe_event(self, event: Event) -> str:
-        """One log line for an event."""
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
+        """One log line for an event, in the current language (``bestiary.i18n``).
+        ``names[seat]`` is how the table calls each seat (``seat_label``)."""
         parts = " ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind} {parts}".strip()
+
+    def event_rule(self, kind: str) -> EventRule | None:
+        """The RULES.md section and rulebook quote behind events of ``kind``
+        (from ``data/event_rules.toml`` beside the game's code)."""
+        import sys
+
+        module = sys.modules[type(self).__module__]
+        if module.__file__ is None:
+            return None
+        return rule_for(Path(module.__file__).resolve().parent, kind)
 
     def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
         """JSON-safe card list for ``bestiary cards`` (None: this game has none)."""

@@ -49,9 +49,7 @@ def get_game(game_id: str) -> Game:
             "changed, re-run pip install -e ."
         ) from None
     if not isinstance(game, Game):
-        raise BestiaryError(
-            f"entry point {game_id!r} ({ep.value}) is not a bestiary Game"
-        )
+        raise BestiaryError(f"entry point {game_id!r} ({ep.value}) is not a bestiary Game")
     _loaded[game_id] = game
     return game
 

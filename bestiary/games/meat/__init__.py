@@ -79,7 +79,7 @@ class MeatGame(Game):
         elapsed = time.perf_counter() - t0
         return {"heuristic_us_per_decision": round(elapsed / decisions * 1e6, 1)}
 
-    def describe_event(self, event: Event) -> str:
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
         from .describe import describe
 
         return describe(event)

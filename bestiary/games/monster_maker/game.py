@@ -54,7 +54,7 @@ class MonsterMakerGame(Game):
 
         return render_view(view, events)
 
-    def describe_event(self, event: Event) -> str:
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
         from .render import describe
 
         return describe(event)

@@ -55,7 +55,7 @@ class TaxonomyGame(Game):
 
         return render_view(self, view, events)
 
-    def describe_event(self, event: Event) -> str:
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
         from .describe import describe
 
         return describe(event)

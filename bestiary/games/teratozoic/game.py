@@ -55,7 +55,7 @@ class TeratozoicGame(Game):
 
         return render_view(self, view, events)
 
-    def describe_event(self, event: Event) -> str:
+    def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
         from .render import describe
 
         return describe(event)

@@ -1,0 +1,79 @@
+"""The rule behind each log line: ``why N`` in the terminal, a tooltip in the browser.
+
+Each game keeps ``data/event_rules.toml`` beside its code, one table per event
+kind::
+
+    [draw]
+    anchor = "drawing"                 # a heading's slug in this game's RULES.md
+    quote = "Dobierz kartę ze stosu."  # the rulebook's own words (its language)
+
+``rule_for(game_dir, kind)`` returns the anchor, the heading's title, the quote and
+the text of that RULES.md section; ``slug`` is how a heading becomes an anchor
+(GitHub's way: lower case, punctuation dropped, spaces to hyphens).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .datafile import read_text
+
+
+@dataclass(frozen=True, slots=True)
+class EventRule:
+    kind: str
+    anchor: str
+    title: str
+    quote: str
+    section: str  # the RULES.md section's text, heading included
+
+    def to_json(self) -> dict[str, str]:
+        return {"anchor": self.anchor, "title": self.title, "quote": self.quote}
+
+
+def slug(heading: str) -> str:
+    text = re.sub(r"[^\w\s-]", "", heading.strip().lower())
+    return re.sub(r"\s", "-", text)
+
+
+@cache
+def sections(rules_md: Path) -> dict[str, tuple[str, str]]:
+    """anchor → (heading title, section text) for every heading of a RULES.md."""
+    if not rules_md.exists():
+        return {}
+    found: dict[str, tuple[str, str]] = {}
+    lines = read_text(rules_md).splitlines()
+    heads = [(i, m) for i, line in enumerate(lines) if (m := re.match(r"^(#{1,6})\s+(.*)$", line))]
+    for n, (i, m) in enumerate(heads):
+        level = len(m.group(1))
+        end = len(lines)
+        for j, other in heads[n + 1 :]:
+            if len(other.group(1)) <= level:
+                end = j
+                break
+        title = m.group(2).strip()
+        found.setdefault(slug(title), (title, "\n".join(lines[i:end]).strip()))
+    return found
+
+
+@cache
+def table(game_dir: Path) -> dict[str, dict[str, str]]:
+    path = game_dir / "data" / "event_rules.toml"
+    if not path.exists():
+        return {}
+    data = tomllib.loads(read_text(path))
+    return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in data.items()}
+
+
+def rule_for(game_dir: Path, kind: str) -> EventRule | None:
+    """The rule behind events of ``kind`` in the game kept in ``game_dir``."""
+    entry = table(game_dir).get(kind)
+    if entry is None:
+        return None
+    anchor = entry.get("anchor", "")
+    title, section = sections(game_dir / "RULES.md").get(anchor, ("", ""))
+    return EventRule(kind, anchor, title, entry.get("quote", ""), section)
