@@ -15,46 +15,16 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any, Protocol
 
 from ..engine.errors import BadAgentSpec
-from ..engine.protocol import Action, Game, State
-from ..engine.rng import Rng
+from ..engine.protocol import Game
+from .context import Agent, AgentContext
+from .ismcts import ISMCTSAgent
+from .random_agent import RandomAgent
 
-
-class AgentContext:
-    """What one seat may use to decide. Built fresh by the driver for each decision."""
-
-    __slots__ = ("__state", "rng", "seat")
-
-    def __init__(self, state: State, seat: int, rng: Rng) -> None:
-        self.__state = state
-        self.seat = seat
-        self.rng = rng
-
-    def view(self) -> dict[str, Any]:
-        return self.__state.view(self.seat)
-
-    def legal(self) -> Sequence[Action]:
-        return self.__state.legal(self.seat)
-
-    def determinize(self) -> State:
-        """A full state sampled from what this seat cannot see (safe to mutate)."""
-        return self.__state.determinize(self.seat, self.rng)
-
-    @property
-    def players(self) -> int:
-        return self.__state.players
-
-    @property
-    def rules(self) -> Any:
-        return self.__state.rules
-
-
-class Agent(Protocol):
-    def act(self, ctx: AgentContext) -> Action: ...
+__all__ = ["Agent", "AgentContext", "AgentFactory", "available_agents", "make_agent", "parse_spec"]
 
 
 AgentFactory = Callable[..., Agent]
@@ -98,9 +68,6 @@ def is_import_path(name: str) -> bool:
 
 
 def _generic_agents() -> Mapping[str, AgentFactory]:
-    from .ismcts import ISMCTSAgent
-    from .random_agent import RandomAgent
-
     return {"random": RandomAgent, "ismcts": ISMCTSAgent}
 
 
@@ -138,8 +105,7 @@ def _import_agent(path: str) -> AgentFactory:
         module = importlib.import_module(module_name)
     except Exception as exc:  # ImportError, or the module's own code failing
         raise BadAgentSpec(
-            f"cannot import module {module_name!r} for agent {path!r}: "
-            f"{type(exc).__name__}: {exc}"
+            f"cannot import module {module_name!r} for agent {path!r}: {type(exc).__name__}: {exc}"
         ) from None
     obj: object = module
     for part in attr.split("."):

@@ -50,7 +50,7 @@ from typing import Any
 
 from ..engine.protocol import Action, Result, State
 from ..engine.rng import Rng
-from .base import AgentContext
+from .context import AgentContext
 from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory, parse_options
 
 ROLLOUTS = ("auto", "heuristic", "random")

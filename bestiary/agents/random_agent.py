@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine.protocol import Action
 from ..engine.rng import Rng
-from .base import AgentContext
+from .context import AgentContext
 
 
 class RandomAgent:

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ..engine.protocol import Action, State
 from ..engine.rng import Rng
-from .base import AgentContext
+from .context import AgentContext
 
 
 class RolloutPolicy(Protocol):

@@ -1,0 +1,46 @@
+"""What an agent sees: the seat's context for one decision, and the agent protocol.
+
+The bottom of the agents package: every agent imports this, and the spec
+registry (``base``) imports the agents — never the other way round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ..engine.protocol import Action, State
+from ..engine.rng import Rng
+
+
+class AgentContext:
+    """What one seat may use to decide. Built fresh by the driver for each decision."""
+
+    __slots__ = ("__state", "rng", "seat")
+
+    def __init__(self, state: State, seat: int, rng: Rng) -> None:
+        self.__state = state
+        self.seat = seat
+        self.rng = rng
+
+    def view(self) -> dict[str, Any]:
+        return self.__state.view(self.seat)
+
+    def legal(self) -> Sequence[Action]:
+        return self.__state.legal(self.seat)
+
+    def determinize(self) -> State:
+        """A full state sampled from what this seat cannot see (safe to mutate)."""
+        return self.__state.determinize(self.seat, self.rng)
+
+    @property
+    def players(self) -> int:
+        return self.__state.players
+
+    @property
+    def rules(self) -> Any:
+        return self.__state.rules
+
+
+class Agent(Protocol):
+    def act(self, ctx: AgentContext) -> Action: ...
