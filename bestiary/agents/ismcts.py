@@ -130,12 +130,16 @@ class ISMCTSAgent:
         # Per decision: iterations done and seconds spent (for measurements).
         self.last_iterations = 0
         self.last_seconds = 0.0
+        # The root's moves after the last search: (move text, visits, mean reward),
+        # most visited first — what a hint shows a player.
+        self.last_ranking: list[tuple[str, int, float]] = []
         self._policies: dict[tuple[str, int], RolloutPolicy] = {}
 
     # ------------------------------------------------------------------ deciding
     def act(self, ctx: AgentContext) -> Action:
         legal = list(ctx.legal())
         if len(legal) == 1:
+            self.last_ranking = [(str(legal[0]), 0, 0.0)]
             return legal[0]
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
@@ -190,6 +194,10 @@ class ISMCTSAgent:
         # The root's mover is the searching seat; its statistics are its arms
         # when the root is a decoupled simultaneous step, else the root's children.
         own = root.arms.get(root.mover, root.children)
+        self.last_ranking = sorted(
+            ((k, a.visits, a.reward / a.visits if a.visits else 0.0) for k, a in own.items()),
+            key=lambda r: (-r[1], -r[2]),
+        )
         scored = [
             (arm.visits + (self.prior if k == guide else 0.0), k)
             for k, arm in own.items()

@@ -1,0 +1,79 @@
+"""``bestiary hint``: what the strongest bot would play, for one seat of a recorded game.
+
+Replays a match record to the position after ``--at`` moves (default: where the
+record stops) and asks the search for that seat's move, from the seat's own
+view only (``bestiary.agents.hint``). At a table, ``hint`` at the prompt does
+the same for the position in front of you.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..agents.hint import MAX_SECONDS, Hint, suggest
+from ..engine.errors import BestiaryError
+from ..engine.protocol import State
+from ..engine.record import MatchRecord, replay_steps
+from .common import JsonOpt, emit_json, esc, fail, guarded, out
+
+
+def hint_lines(hint: Hint) -> list[str]:
+    """The hint as a player reads it: the move, then what else was weighed."""
+    lines = [f"hint: {hint.action}"]
+    others = [a for a in hint.alternatives if a.action != hint.action]
+    if others:
+        lines.append(
+            "also weighed: "
+            + "; ".join(f"{a.action} ({a.visits} searches, won {a.win_rate:.0%})" for a in others)
+        )
+    lines.append(
+        f"({hint.iterations} searches in {hint.seconds:.1f} s, from your view only: "
+        "the bot samples the cards you cannot see)"
+    )
+    return lines
+
+
+def hint(
+    path: Annotated[Path, typer.Argument(help="a match record (JSON), e.g. from play --record")],
+    seat: Annotated[int, typer.Option(help="the seat to advise")],
+    at: Annotated[
+        int | None,
+        typer.Option(help="the position after this many moves (default: where the record stops)"),
+    ] = None,
+    seconds: Annotated[float, typer.Option(help=f"search time, up to {MAX_SECONDS:g} s")] = 1.0,
+    seed: Annotated[int | None, typer.Option(help="seed of the search (default: random)")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Suggest a move for a seat of a recorded game, as the strongest bot sees it."""
+    record = guarded(lambda: MatchRecord.load(path))
+    if not 0 <= seat < record.players:
+        fail(f"seat {seat} is not at this table; seats are 0 to {record.players - 1}")
+    if at is not None and not 0 <= at <= len(record.moves):
+        fail(f"--at must be between 0 and {len(record.moves)} (the record has that many moves)")
+    if not 0 < seconds <= MAX_SECONDS:
+        fail(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
+    stop = len(record.moves) if at is None else at
+    found: State | None = None
+    try:
+        for i, (step, _move) in enumerate(replay_steps(record)):
+            if i == stop:
+                found = step
+                break
+    except BestiaryError as exc:
+        fail(str(exc))
+    assert found is not None
+    state = found
+    if state.over:
+        fail("the game is over at that point; give --at a move before the end")
+    if seat not in state.to_act():
+        owed = ", ".join(str(s) for s in state.to_act())
+        fail(f"seat {seat} has no decision after move {stop}; seat(s) {owed} do")
+    result = guarded(lambda: suggest(state, seat, seconds=seconds, seed=seed))
+    if as_json:
+        emit_json({"move": stop, "seat": seat, **result.to_json()})
+        return
+    for line in hint_lines(result):
+        out.print(esc(line), highlight=False, soft_wrap=True)

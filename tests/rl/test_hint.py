@@ -1,0 +1,67 @@
+"""Hints: the strongest bot's move for a seat, from that seat's view only (issue 11).
+
+"`bestiary hint` / a "hint" button on the web table: the strongest bot's
+suggested move for your seat, from your view only."
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bestiary.agents.hint import suggest
+from bestiary.engine.audit import fingerprint, random_states
+from bestiary.engine.errors import BadInput, NotYourTurn
+from bestiary.engine.protocol import State
+from bestiary.engine.registry import get_game
+from bestiary.engine.rng import Rng
+
+GAMES = ["taxonomy", "monster-maker", "meat", "teratozoic"]
+
+
+def _mid_game(game_id: str, seed: int) -> list[State]:
+    """Two positions of a random game, copied (the walk's live state moves on)."""
+    game = get_game(game_id)
+    found: list[State] = []
+    for state in random_states(game, game.default_players, seed, every=0.05):
+        if len(state.legal(state.to_act()[0])) > 1:
+            found.append(state.clone())
+        if len(found) == 2:
+            break
+    return found
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_hint_is_a_legal_move_and_leaves_the_state_unchanged(game_id: str) -> None:
+    for state in _mid_game(game_id, 11):
+        seat = state.to_act()[0]
+        before = fingerprint(state)
+        hint = suggest(state, seat, seed=3, iterations=8)
+        assert hint.action in {str(a) for a in state.legal(seat)}
+        assert hint.alternatives[0].action == hint.action
+        assert fingerprint(state) == before
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_two_worlds_the_seat_cannot_tell_apart_give_the_same_hint(game_id: str) -> None:
+    """From your view only: the real state and a determinization for the seat
+    (other hidden cards, same view) must get the same hint from the same search."""
+    for state in _mid_game(game_id, 5):
+        seat = state.to_act()[0]
+        other = state.determinize(seat, Rng(99))
+        assert other.view(seat) == state.view(seat)
+        real = suggest(state, seat, seed=7, iterations=12)
+        twin = suggest(other, seat, seed=7, iterations=12)
+        assert real.action == twin.action
+        assert real.alternatives == twin.alternatives
+
+
+def test_a_hint_refuses_what_it_cannot_answer() -> None:
+    game = get_game("meat")
+    state = game.new(2, seed=1)
+    waiting = next(s for s in range(2) if s not in state.to_act())
+    with pytest.raises(NotYourTurn, match="no decision"):
+        suggest(state, waiting, iterations=2)
+    with pytest.raises(BadInput, match="seats are 0 to 1"):
+        suggest(state, 5, iterations=2)
+    with pytest.raises(BadInput, match="at most"):
+        suggest(state, state.to_act()[0], seconds=60)
