@@ -12,6 +12,7 @@ from rich.table import Table
 from ..engine.errors import BestiaryError
 from ..engine.protocol import Game
 from ..engine.registry import all_games, get_game
+from ..i18n import core
 from ..sim.bench import ISMCTS_SPEC, bench_selfplay
 from .common import (
     CardsOpt,
@@ -28,6 +29,8 @@ from .common import (
     warn,
     warn_broken_games,
 )
+
+_ = core.gettext
 
 
 def bench(
@@ -51,15 +54,15 @@ def bench(
     card file); without one, every installed game in one table.
     """
     if not 0 < seconds <= 3600:
-        fail("--seconds must be more than 0 and at most 3600")
+        fail(_("--seconds must be more than 0 and at most 3600"))
     if not 1 <= repeats <= 1000:
-        fail("--repeats must be between 1 and 1000")
+        fail(_("--repeats must be between 1 and 1000"))
     opts = options_of(option, cards)
     spec: str | None = None if ismcts.strip().casefold() in ("", "none", "off") else ismcts
     if spec is not None and not spec.strip().startswith("ismcts"):
-        fail("--ismcts takes an ismcts spec, e.g. ismcts:iterations=100,rollout_limit=50")
+        fail(_("--ismcts takes an ismcts spec, e.g. ismcts:iterations=100,rollout_limit=50"))
     if game_id is None and (opts or variant):
-        fail("rule options, --cards and --variant differ from game to game: name a game")
+        fail(_("rule options, --cards and --variant differ from game to game: name a game"))
     targets: list[Game]
     if game_id:
         targets = [guarded(lambda: get_game(game_id))]
@@ -80,7 +83,7 @@ def bench(
         except Exception as exc:  # one game's bug must not hide the other games' figures
             failed.append(f"{game.id}: {type(exc).__name__}: {exc}")
     for problem in failed:
-        warn(f"bench failed for {problem}")
+        warn(_("bench failed for {problem}").format(problem=problem))
     if as_json:
         emit_json({"bench": results, "failed": failed})
     else:
@@ -108,13 +111,17 @@ def _bench_one(
 
 def _print_table(results: list[dict[str, Any]], seconds: float, repeats: int) -> None:
     table = Table(
-        title=f"Random self-play (median of {repeats} × {seconds:g}s)",
+        title=esc(
+            _("Random self-play (median of {repeats} × {seconds}s)").format(
+                repeats=repeats, seconds=f"{seconds:g}"
+            )
+        ),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
     # Short headings keep the table inside an 80-column terminal; the
     # caption says what each one is.
-    table.add_column("game", no_wrap=True)
+    table.add_column(esc(_("game")), no_wrap=True)
     for col in ("seats", "µs/dec", "games/s", "dec/game", "clone µs", "det. µs", "it/s"):
         table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
     for r in results:
@@ -132,12 +139,19 @@ def _print_table(results: list[dict[str, Any]], seconds: float, repeats: int) ->
     out.print(table)
     spec = next((r["ismcts_spec"] for r in results if r["ismcts_spec"]), None)
     states = results[0]["states_sampled"] if results else 0
-    out.print(
-        "µs/dec: µs per decision; dec/game: decisions per game; clone µs and det. µs: "
-        f"one clone() and one determinize() on {states} states of random self-play"
-        + (f"; it/s: ISMCTS iterations per second ({esc(spec)})" if spec else "")
-    )
+    if spec:
+        caption = _(
+            "µs/dec: µs per decision; dec/game: decisions per game; clone µs and det. µs: "
+            "one clone() and one determinize() on {states} states of random self-play; "
+            "it/s: ISMCTS iterations per second ({spec})"
+        ).format(states=states, spec=spec)
+    else:
+        caption = _(
+            "µs/dec: µs per decision; dec/game: decisions per game; clone µs and det. µs: "
+            "one clone() and one determinize() on {states} states of random self-play"
+        ).format(states=states)
+    out.print(caption, markup=False, highlight=False)
     for r in results:
         if r["extra"]:
-            out.print(f"[bold]{esc(r['game'])}[/] extras:")
+            out.print(_("{game} extras:").format(game=r["game"]), markup=False, style="bold")
             out.print(r["extra"])

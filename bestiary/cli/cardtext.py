@@ -12,6 +12,7 @@ from typing import Any
 
 from ..engine.protocol import Game
 from ..engine.ruleset import Ruleset
+from ..i18n import core
 from .textmatch import fold, match
 
 # Fields that say where a card came from, not what it does at the table.
@@ -48,7 +49,7 @@ def plain(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return core.gettext("yes") if value else core.gettext("no")
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, Mapping):

@@ -23,6 +23,9 @@ from rich.markup import escape
 from ..engine.errors import BestiaryError
 from ..engine.registry import broken_games
 from ..engine.ruleset import parse_option_args
+from ..i18n import core
+
+_ = core.gettext
 
 T = TypeVar("T")
 
@@ -47,18 +50,18 @@ def esc(value: object) -> str:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr (the message is text, not markup) and exit ``code``."""
-    err.print(f"[bold red]error:[/] {esc(message)}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]{esc(_('error:'))}[/] {esc(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def warn(message: str) -> None:
-    err.print(f"[yellow]warning:[/] {esc(message)}", highlight=False, soft_wrap=True)
+    err.print(f"[yellow]{esc(_('warning:'))}[/] {esc(message)}", highlight=False, soft_wrap=True)
 
 
 def warn_broken_games() -> None:
     """Name every game entry point that does not load; the commands go on without it."""
     for problem in broken_games().values():
-        warn(f"{problem} (the other games are not affected)")
+        warn(_("{problem} (the other games are not affected)").format(problem=problem))
 
 
 def guarded(fn: Callable[[], T]) -> T:
@@ -80,14 +83,14 @@ def cli_errors() -> Iterator[None]:
     except BestiaryError as exc:
         fail(str(exc))
     except RecursionError:
-        fail("the input is nested too deeply to read (a file or value with thousands of levels)")
+        fail(_("the input is nested too deeply to read (a file or value with thousands of levels)"))
 
 
 def options_of(option: list[str] | None, cards: Path | None) -> dict[str, Any]:
     opts: dict[str, Any] = guarded(lambda: parse_option_args(option))
     if cards is not None:
         if not cards.is_file():
-            fail(f"card file {cards} does not exist (or is not a file)")
+            fail(_("card file {path} does not exist (or is not a file)").format(path=cards))
         opts["cards"] = str(cards)
     return opts
 

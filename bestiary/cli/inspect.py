@@ -20,6 +20,7 @@ from ..engine.protocol import Game
 from ..engine.record import parse_json
 from ..engine.registry import all_games, game_ids, get_game
 from ..engine.ruleset import Ruleset
+from ..i18n import core
 from .common import (
     CardsOpt,
     GameArg,
@@ -35,6 +36,8 @@ from .common import (
     warn_broken_games,
 )
 
+_ = core.gettext
+
 
 # --------------------------------------------------------------------------- games
 def games(as_json: JsonOpt = False) -> None:
@@ -49,9 +52,9 @@ def games(as_json: JsonOpt = False) -> None:
     if as_json:
         emit_json({"games": infos})
         return
-    table = Table(title="Games")
-    for col in ("id", "title", "players", "variants", "bots"):
-        table.add_column(col)
+    table = Table(title=esc(_("Games")))
+    for col in (_("id"), _("title"), _("players"), _("variants"), _("bots")):
+        table.add_column(esc(col))
     for info in infos:
         if "error" in info:
             table.add_row(esc(info["id"]), f"[red]{esc(info['error'])}[/]", "", "", "")
@@ -95,7 +98,7 @@ def cards(
     rules = guarded(lambda: game.ruleset(variant, opts))
     catalog = guarded(lambda: game.catalog(rules))
     if catalog is None:
-        fail(f"{game_id} has no card list")
+        fail(_("{game} has no card list").format(game=game_id))
     if as_json:
         emit_json(catalog)
     else:
@@ -132,15 +135,15 @@ def expected_shape(game: Game, rules: Ruleset) -> str:
         parts.append(str(exc))
     except Exception:  # the tool's own failure is reported when it runs on real input
         pass
-    return "; ".join(p.rstrip(". ") for p in parts) or "a JSON object (see the game's RULES.md)"
+    return "; ".join(p.rstrip(". ") for p in parts) or _("a JSON object (see the game's RULES.md)")
 
 
 def fail_with_shape(message: str, game: Game, rules: Ruleset) -> None:
     from .common import err
 
-    err.print(f"[bold red]error:[/] {esc(message)}", highlight=False, soft_wrap=True)
+    err.print(f"[bold red]{esc(_('error:'))}[/] {esc(message)}", highlight=False, soft_wrap=True)
     err.print(
-        f"{esc(game.id)} expects: {esc(expected_shape(game, rules))}",
+        esc(_("{game} expects: {shape}").format(game=game.id, shape=expected_shape(game, rules))),
         highlight=False,
         soft_wrap=True,
     )
@@ -174,15 +177,16 @@ def score(
     rules = guarded(lambda: game.ruleset(variant, opts))
     if not has_score_tool(game):
         fail(
-            f"{game_id} has no scoring tool; games with one: "
-            + (", ".join(games_with_score_tool()) or "none")
+            _("{game} has no scoring tool; games with one: {games}").format(
+                game=game_id, games=", ".join(games_with_score_tool()) or _("none")
+            )
         )
     if sys.stdin.isatty():
-        fail_with_shape("give the input as JSON on stdin", game, rules)
+        fail_with_shape(_("give the input as JSON on stdin"), game, rules)
     payload = _read_payload(game, rules)
     v = payload.get("variant", variant)
     if v is not None and not isinstance(v, str):
-        fail("'variant' must be a string")
+        fail(_("'variant' must be a string"))
     rules = guarded(lambda: game.ruleset(v, opts))
     try:
         result = game.score_tool(payload, rules)
@@ -197,13 +201,13 @@ def _read_payload(game: Game, rules: Ruleset) -> dict[str, Any]:
     try:
         raw = sys.stdin.read()
     except UnicodeDecodeError:
-        fail_with_shape("the input is not UTF-8 text", game, rules)
+        fail_with_shape(_("the input is not UTF-8 text"), game, rules)
     if not raw.strip():
-        fail_with_shape("no input on stdin", game, rules)
+        fail_with_shape(_("no input on stdin"), game, rules)
     try:
         payload = parse_json(raw)
     except BadInput as exc:
-        fail_with_shape(f"stdin: {exc}", game, rules)
+        fail_with_shape(_("stdin: {error}").format(error=exc), game, rules)
     if not isinstance(payload, dict):
-        fail_with_shape("the input must be a JSON object", game, rules)
+        fail_with_shape(_("the input must be a JSON object"), game, rules)
     return payload

@@ -19,6 +19,7 @@ from ..engine.protocol import Game, State
 from ..engine.record import Match
 from ..engine.registry import get_game
 from ..engine.rng import Rng
+from ..i18n import core
 from .cardtext import plain as plain_value
 from .common import (
     CardsOpt,
@@ -41,6 +42,8 @@ from .prompt import UNDO, Prompt, game_module, labeller
 from .prompt import Table as PromptTable
 from .undo import Undo
 
+_ = core.gettext
+
 
 class Terminal:
     """The human side of a match: the table picture, the whole log, the prompt,
@@ -55,7 +58,12 @@ class Terminal:
         humans = [i for i, s in enumerate(specs) if s == "human"]
         self.hotseat = len(humans) > 1
         self.names = [_seat_name(i, s, len(humans)) for i, s in enumerate(specs)]
-        self.history = History(game)
+        # Log lines name the seat a person plays; the others stay "seat N".
+        self.log_names = [
+            _("seat {n} (you)").format(n=i) if s == "human" and not self.hotseat else ""
+            for i, s in enumerate(specs)
+        ]
+        self.history = History(game, self.log_names)
         self.last_seat: int | None = None
         self.undo = Undo(match)
 
@@ -67,9 +75,13 @@ class Terminal:
         except Exception:  # a tip is a courtesy
             said = None
         if said:
-            self.console.print(Text(f"Tip: {said}", style="yellow"), soft_wrap=True)
+            self.console.print(
+                Text(_("Tip: {tip}").format(tip=said), style="yellow"), soft_wrap=True
+            )
         self.console.print(
-            Text("At any prompt: help, log, rules, card NAME, piles, legend, quit.", "dim")
+            Text(
+                _("At any prompt: help, log, why N, rules, card NAME, piles, legend, quit."), "dim"
+            )
         )
 
     def show(self, seat: int | None) -> None:
@@ -78,12 +90,16 @@ class Terminal:
         self.console.print(picture(self.game, state.view(seat)))
         fresh = self.history.new_lines(state, seat)
         if fresh:
-            body = Text("\n".join(fresh))
+            total = len(self.history.lines.get(seat, []))
+            first = total - len(fresh) + 1
+            # Numbered as `log` numbers them, so `why N` can name a line.
+            body = Text("\n".join(f"{first + k:>3}  {line}" for k, line in enumerate(fresh)))
             if self.plain:
-                self.console.print(Text("What happened:", style="bold"))
+                self.console.print(Text(_("What happened:"), style="bold"))
                 self.console.print(body, soft_wrap=True)
             else:
-                self.console.print(Panel(body, title="What happened since your last move"))
+                title = _("What happened since your last move")
+                self.console.print(Panel(body, title=Text(title)))
 
     def hand_over(self, seat: int) -> None:
         """With several people at one screen, hide the last one's hand first."""
@@ -95,7 +111,11 @@ class Terminal:
             else:
                 self.console.print("\n" * 3, end="")
         self.console.print(
-            Text(f"{self.names[seat]} (seat {seat}): press Enter when only you can see the screen.")
+            Text(
+                _("{name} (seat {seat}): press Enter when only you can see the screen.").format(
+                    name=self.names[seat], seat=seat
+                )
+            )
         )
         _read("")
         if self.console.is_terminal and not self.plain:
@@ -109,7 +129,7 @@ class Terminal:
                 break
             taken = self.undo.undo(seat)
             self.history.rewind(self.match.state.event_count())
-            self.console.print(Text(f"Took back '{taken}'.", style="yellow"))
+            self.console.print(Text(_("Took back '{move}'.").format(move=taken), style="yellow"))
         forced = len(self.match.state.legal(seat)) == 1
         with cli_errors():
             action = self.match.state.parse(seat, text)
@@ -122,7 +142,12 @@ class Terminal:
             # Nothing to choose: say what was done, keep the events for the next prompt.
             said = labeller(self.game, state.view(seat))(str(legal[0]))
             self.console.print(
-                Text(f"{self.names[seat]}: the only move is '{said}'; made for you.", "dim"),
+                Text(
+                    _("{name}: the only move is '{move}'; made for you.").format(
+                        name=self.names[seat], move=said
+                    ),
+                    "dim",
+                ),
                 soft_wrap=True,
             )
             return str(legal[0])
@@ -146,13 +171,13 @@ def _read(prompt: str) -> str:
     try:
         return input(prompt)
     except EOFError:
-        fail("input ended before the game did")
+        fail(_("input ended before the game did"))
 
 
 def _seat_name(seat: int, spec: str, humans: int) -> str:
     if spec == "human":
-        return "You" if humans == 1 else f"Seat {seat}"
-    return f"Seat {seat} ({spec})"
+        return _("You") if humans == 1 else _("Seat {n}").format(n=seat)
+    return _("Seat {n} ({agent})").format(n=seat, agent=spec)
 
 
 def _default_seats(game: Game) -> list[str]:
@@ -195,9 +220,9 @@ def play(
     opts = options_of(option, cards)
     specs = split_seats(seats) or _default_seats(game)
     if not 0 <= delay <= 60:
-        fail(f"--delay must be between 0 and 60 seconds, not {delay:g}")
+        fail(_("--delay must be between 0 and 60 seconds, not {delay}").format(delay=f"{delay:g}"))
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
-        fail(f"--record {record}: give a file in an existing directory")
+        fail(_("--record {path}: give a file in an existing directory").format(path=record))
     if seed is None:
         # Not the clock: a seed that can be guessed reveals every hidden card.
         seed = secrets.randbelow(1_000_000_000)
@@ -208,9 +233,10 @@ def play(
     term = Terminal(game, match, specs, plain)
     if not as_json:
         out.print(
-            f"[bold]{esc(game.title)}[/] — seats: {esc(', '.join(specs))}",
+            _("{title} — seats: {seats}").format(title=game.title, seats=", ".join(specs)),
             highlight=False,
             soft_wrap=True,
+            markup=False,
         )
         if "human" in specs:
             term.welcome()
@@ -242,32 +268,45 @@ def play(
         out.print(game.render(state.view(None), state.events_since(0, None)[-12:]))
     print_result(specs, result.scores, result.winners)
     out.print(
-        f"seed {seed} (the same seed and moves replay this game)", highlight=False, soft_wrap=True
+        _("seed {seed} (the same seed and moves replay this game)").format(seed=seed),
+        highlight=False,
+        soft_wrap=True,
+        markup=False,
     )
     if record:
-        out.print(f"record saved to {esc(record)}", highlight=False, soft_wrap=True)
+        out.print(
+            _("record saved to {path}").format(path=record),
+            highlight=False,
+            soft_wrap=True,
+            markup=False,
+        )
 
 
 def _bot_move(bot: Agent, spec: str, state: State, seat: int, rng: Rng) -> object:
     try:
         return bot.act(AgentContext(state, seat, rng))
     except Exception as exc:  # a researcher's bot: name it and its error, not a traceback
-        fail(f"agent {spec!r} at seat {seat} failed: {type(exc).__name__}: {exc}", code=1)
+        fail(
+            _("agent {spec} at seat {seat} failed: {kind}: {message}").format(
+                spec=repr(spec), seat=seat, kind=type(exc).__name__, message=exc
+            ),
+            code=1,
+        )
 
 
 def _save_record(match: Match, path: Path) -> None:
     try:
         match.record.save(path)
     except OSError as exc:
-        fail(f"cannot save the record to {path}: {exc.strerror}")
+        fail(_("cannot save the record to {path}: {reason}").format(path=path, reason=exc.strerror))
 
 
 def print_result(specs: list[str], scores: list[float], winners: list[int]) -> None:
-    table = Table(title="Result")
-    table.add_column("seat")
-    table.add_column("player")
-    table.add_column("score", justify="right")
+    table = Table(title=esc(_("Result")))
+    table.add_column(esc(_("seat")))
+    table.add_column(esc(_("player")))
+    table.add_column(esc(_("score")), justify="right")
     for i, (spec, sc) in enumerate(zip(specs, scores, strict=True)):
-        mark = " [bold green]winner[/]" if i in winners else ""
+        mark = f" [bold green]{esc(_('winner'))}[/]" if i in winners else ""
         table.add_row(str(i), esc(spec) + mark, f"{sc:g}")
     out.print(table)

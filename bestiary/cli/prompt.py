@@ -20,29 +20,34 @@ from rich.text import Text
 
 from ..engine.protocol import Action, Game, State
 from ..engine.ruleset import Ruleset
+from ..i18n import N_, core
 from . import cardtext, rulebook
 from .history import History
 from .piles import piles
 from .textmatch import match
 
+_ = core.gettext
+
 #: What ``Prompt.ask`` returns when the player typed ``undo``.
 UNDO = "\x00undo"
 
+# The command words stay as typed (English); what they do is translated when shown.
 COMMANDS: dict[str, str] = {
-    "help": "what you may do now and what each choice means (also: ?)",
-    "log [N]": "the last N lines of what happened (all of them without N)",
-    "rules [topic]": "the game's rules, a section at a time (`rules` lists the sections)",
-    "card NAME": "a card's full text (any unique part of its name)",
-    "piles": "every face-up pile in full: discards, graveyards",
-    "legend": "what the symbols on the table mean",
-    "board": "show the table again",
-    "undo": "take back your last move, when it showed you nothing new",
-    "quit": "leave the game",
+    "help": N_("what you may do now and what each choice means (also: ?)"),
+    "log [N]": N_("the last N lines of what happened (all of them without N)"),
+    "why N": N_("the rule behind line N of the log: its RULES.md section and the rulebook's words"),
+    "rules [topic]": N_("the game's rules, a section at a time (`rules` lists the sections)"),
+    "card NAME": N_("a card's full text (any unique part of its name)"),
+    "piles": N_("every face-up pile in full: discards, graveyards"),
+    "legend": N_("what the symbols on the table mean"),
+    "board": N_("show the table again"),
+    "undo": N_("take back your last move, when it showed you nothing new"),
+    "quit": N_("leave the game"),
 }
 
 _LEGEND = [
-    "> in the seat column: whose turn it is; (you) or ← you: your seat",
-    "—: an empty place; a number after a name is its strength or value",
+    N_("> in the seat column: whose turn it is; (you) or ← you: your seat"),
+    N_("—: an empty place; a number after a name is its strength or value"),
 ]
 
 
@@ -92,7 +97,7 @@ def verb_help(game: Game) -> Mapping[str, str]:
 
 def legend(game: Game) -> list[str]:
     extra = getattr(game_module(game, "render"), "LEGEND", None)
-    return list(extra) if isinstance(extra, list | tuple) else _LEGEND
+    return list(extra) if isinstance(extra, list | tuple) else [_(line) for line in _LEGEND]
 
 
 def stable_order(state: State, legal: Sequence[Action]) -> list[Action]:
@@ -125,7 +130,7 @@ class Prompt:
         self.out = console
         self.read = read
         self.show_board = show_board
-        self.why_no_undo: Callable[[], str | None] = lambda: "nothing to take back"
+        self.why_no_undo: Callable[[], str | None] = lambda: _("nothing to take back")
         self.legal: list[Action] = stable_order(table.state, table.state.legal(seat))
         self.texts = [str(a) for a in self.legal]
         label = labeller(table.game, table.state.view(seat))
@@ -136,13 +141,15 @@ class Prompt:
         self.out.print(Text(text, style=style), soft_wrap=True)
 
     def menu(self) -> None:
-        self.say(f"Seat {self.seat}, your move:", "bold")
+        self.say(_("Seat {seat}, your move:").format(seat=self.seat), "bold")
         for i, lab in enumerate(self.labels, 1):
             line = Text(f"  {i:>2} ", style="cyan")
             line.append(lab)
             self.out.print(line, soft_wrap=True)
         self.say(
-            "  (type a number or a name; help, log, rules, card NAME, piles, undo, quit)", "dim"
+            "  "
+            + _("(type a number or a name; help, log, why N, rules, card NAME, piles, undo, quit)"),
+            "dim",
         )
 
     # -- the loop -----------------------------------------------------------
@@ -161,7 +168,7 @@ class Prompt:
 
     def handle(self, typed: str) -> str | None:
         """The chosen action's text, or None after a helper command or a bad input."""
-        word, _, rest = typed.partition(" ")
+        word, _sep, rest = typed.partition(" ")
         cmd = word.casefold()
         rest = rest.strip()
         if cmd in ("quit", "exit"):
@@ -170,13 +177,18 @@ class Prompt:
             reason = self.why_no_undo()
             if reason is None:
                 return UNDO
-            self.say(f"Cannot undo: {reason}.", "red")
+            self.say(_("Cannot undo: {reason}.").format(reason=reason), "red")
             return None
         if typed.isdigit():
             n = int(typed)
             if 1 <= n <= len(self.texts):
                 return self.texts[n - 1]
-            self.say(f"{n} is not a choice: enter 1 to {len(self.texts)}, or a name", "red")
+            self.say(
+                _("{n} is not a choice: enter 1 to {last}, or a name").format(
+                    n=n, last=len(self.texts)
+                ),
+                "red",
+            )
             return None
         # An action's text wins over a command of the same spelling.
         hit = match(typed, self.texts)
@@ -186,6 +198,7 @@ class Prompt:
             "help": self.help,
             "?": self.help,
             "log": self.log,
+            "why": self.why,
             "rules": self.rules,
             "card": self.card,
             "piles": self.piles,
@@ -197,22 +210,40 @@ class Prompt:
             return None
         if hit.candidates:
             options = "; ".join(self.labels[i] for i in hit.candidates[:8])
-            more = f" (and {len(hit.candidates) - 8} more)" if len(hit.candidates) > 8 else ""
-            self.say(f"{typed!r} could be several moves — did you mean: {options}{more}?", "red")
-            self.say("Type more of the name, or its number.", "dim")
+            extra = len(hit.candidates) - 8
+            if extra > 0:
+                self.say(
+                    _(
+                        "{typed} could be several moves — did you mean: {options} (and {n} more)?"
+                    ).format(typed=repr(typed), options=options, n=extra),
+                    "red",
+                )
+            else:
+                self.say(
+                    _("{typed} could be several moves — did you mean: {options}?").format(
+                        typed=repr(typed), options=options
+                    ),
+                    "red",
+                )
+            self.say(_("Type more of the name, or its number."), "dim")
             return None
-        self.say(f"{typed!r} is not a move now. Type a number from 1 to {len(self.texts)},", "red")
-        self.say("or `help` to see what you may do and what each move means.", "dim")
+        self.say(
+            _("{typed} is not a move now. Type a number from 1 to {last},").format(
+                typed=repr(typed), last=len(self.texts)
+            ),
+            "red",
+        )
+        self.say(_("or `help` to see what you may do and what each move means."), "dim")
         return None
 
     # -- helper commands ------------------------------------------------------
-    def board(self, _: str) -> None:
+    def board(self, arg: str) -> None:
         self.show_board()
         self.menu()
 
-    def help(self, _: str) -> None:
+    def help(self, arg: str) -> None:
         meanings = verb_help(self.t.game)
-        self.say("What you may do now:", "bold")
+        self.say(_("What you may do now:"), "bold")
         seen: list[str] = []
         for text in self.texts:
             verb = text.split(" ")[0]
@@ -221,57 +252,120 @@ class Prompt:
             seen.append(verb)
             count = sum(1 for t in self.texts if t.split(" ")[0] == verb)
             what = meanings.get(verb) or meanings.get(" ".join(text.split(" ")[:2]), "")
-            self.say(f"  {verb}" + (f" ({count} choices)" if count > 1 else ""), "cyan")
+            if count > 1:
+                line = core.ngettext("{verb} ({n} choice)", "{verb} ({n} choices)", count).format(
+                    verb=verb, n=count
+                )
+            else:
+                line = verb
+            self.say(f"  {line}", "cyan")
             if what:
                 self.say(f"      {what}")
-        self.say("Commands you can type at any prompt:", "bold")
+        self.say(_("Commands you can type at any prompt:"), "bold")
         for cmd, what in COMMANDS.items():
-            self.say(f"  {cmd:<14} {what}")
-        self.say("A move can be typed by its number, its full text or any unique part of it,")
-        self.say("without capitals or accents: 'rzeznik' finds 'draft Rzeźnik'.")
+            self.say(f"  {cmd:<14} {_(what)}")
+        self.say(_("A move can be typed by its number, its full text or any unique part of it,"))
+        self.say(_("without capitals or accents: 'rzeznik' finds 'draft Rzeźnik'."))
 
     def log(self, arg: str) -> None:
         n: int | None = None
         if arg:
             if not arg.isdigit() or int(arg) == 0:
-                self.say("log takes a number of lines: `log 40`; `log` alone shows all", "red")
+                self.say(_("log takes a number of lines: `log 40`; `log` alone shows all"), "red")
                 return
             n = int(arg)
         lines = self.t.history.last(self.t.state, self.seat, n)
         if not lines:
-            self.say("Nothing has happened yet.")
+            self.say(_("Nothing has happened yet."))
         total = len(self.t.history.lines.get(self.seat, []))
-        self.say(f"What happened (lines {lines[0][0] if lines else 0}–{total} of {total}):", "bold")
+        self.say(
+            _("What happened (lines {first}–{last} of {total}):").format(
+                first=lines[0][0] if lines else 0, last=total, total=total
+            ),
+            "bold",
+        )
         for i, line in lines:
             self.say(f"{i:>4}  {line}")
+        if lines:
+            self.say(_("Type `why` and a line's number for the rule behind it."), "dim")
+
+    def why(self, arg: str) -> None:
+        """The rule behind log line N: its RULES.md section and the rulebook's own words."""
+        total = len(self.t.history.lines.get(self.seat, []))
+        if not arg.strip().isdigit() or not 1 <= int(arg) <= max(total, 1) or total == 0:
+            if total == 0:
+                self.say(_("Nothing has happened yet, so there is no rule to show."), "red")
+            else:
+                self.say(
+                    _(
+                        "why takes the number of a log line, from 1 to {total}: `why {total}`"
+                    ).format(total=total),
+                    "red",
+                )
+            return
+        n = int(arg)
+        event = self.t.history.event_at(self.seat, n)
+        line = self.t.history.lines[self.seat][n - 1]
+        self.say(f"{n:>4}  {line}", "bold")
+        rule = None
+        if event is not None:
+            try:
+                rule = self.t.game.event_rule(event.kind)
+            except Exception:  # a broken rules table must not cost the player the game
+                rule = None
+        if rule is None or not (rule.title or rule.quote):
+            self.say(_("No rule is recorded for this kind of line yet."), "dim")
+            return
+        if rule.title:
+            self.say(_("Rule: {title}").format(title=rule.title), "bold")
+        if rule.quote:
+            self.say(_("The rulebook says: “{quote}”").format(quote=rule.quote))
+        if rule.section:
+            body = rule.section.split("\n", 1)[1].strip() if "\n" in rule.section else ""
+            if body:
+                self.say(body)
 
     def rules(self, topic: str) -> None:
         secs = rulebook.sections(self.t.game)
         if not secs:
-            self.say("This game has no rules text installed.", "red")
+            self.say(_("This game has no rules text installed."), "red")
             return
         if not topic:
-            self.say("Rules sections (type `rules` and a word of the title):", "bold")
+            self.say(_("Rules sections (type `rules` and a word of the title):"), "bold")
             for s in secs:
                 self.say(f"  {s.title}")
             return
         found, titles = rulebook.find(self.t.game, topic)
         if found is None:
-            self.say(f"No one section matches {topic!r}. Sections: {'; '.join(titles)}", "red")
+            self.say(
+                _("No one section matches {topic}. Sections: {titles}").format(
+                    topic=repr(topic), titles="; ".join(titles)
+                ),
+                "red",
+            )
             return
         self.say(found.title, "bold")
         self.say(found.body)
 
     def card(self, name: str) -> None:
         if not name:
-            self.say("Which card? `card` and a name, for example `card " + self._example() + "`")
+            self.say(
+                _("Which card? `card` and a name, for example `card {example}`").format(
+                    example=self._example()
+                )
+            )
             return
         lines, maybe = cardtext.lookup(self.t.game, self.t.rules, name)
         if lines is None:
             if maybe:
-                self.say(f"{name!r} could be: {', '.join(maybe[:12])}", "red")
+                self.say(
+                    _("{name} could be: {names}").format(
+                        name=repr(name), names=", ".join(maybe[:12])
+                    ),
+                    "red",
+                )
             else:
-                self.say(f"No card is called {name!r}.", "red")
+                self.say(_("No card is called {name}.").format(name=repr(name)), "red")
             return
         self.say(lines[0], "bold")
         for line in lines[1:]:
@@ -284,15 +378,15 @@ class Prompt:
                 return " ".join(words[1:3])
         return "NAME"
 
-    def piles(self, _: str) -> None:
+    def piles(self, arg: str) -> None:
         found = piles(self.t.state.view(self.seat))
         if not found:
-            self.say("No face-up piles have any cards yet.")
+            self.say(_("No face-up piles have any cards yet."))
         for label, names in found:
-            self.say(f"{label} ({len(names)}):", "bold")
+            self.say(_("{pile} ({n}):").format(pile=label, n=len(names)), "bold")
             self.say("  " + ", ".join(names))
 
-    def legend(self, _: str) -> None:
-        self.say("Symbols:", "bold")
+    def legend(self, arg: str) -> None:
+        self.say(_("Symbols:"), "bold")
         for line in legend(self.t.game):
             self.say(f"  {line}")

@@ -11,8 +11,11 @@ from ..engine.errors import BestiaryError
 from ..engine.protocol import Game, State
 from ..engine.record import MatchRecord, replay_steps
 from ..engine.registry import get_game
+from ..i18n import core
 from .common import JsonOpt, emit_json, esc, fail, guarded, out
 from .play import print_result
+
+_ = core.gettext
 
 
 def move_lines(
@@ -28,7 +31,7 @@ def move_lines(
     mover, text = move
     lines = [game.describe_event(e) for e in state.events_since(seen, seat)]
     if not lines and (seat is None or seat == mover):
-        lines = [f"seat {mover}: {text}"]
+        lines = [_("seat {n}: {move}").format(n=mover, move=text)]
     return lines
 
 
@@ -44,7 +47,11 @@ def replay(
     record = guarded(lambda: MatchRecord.load(path))
     game = guarded(lambda: get_game(record.game))
     if seat is not None and not 0 <= seat < record.players:
-        fail(f"seat {seat} is not at this table; seats are 0 to {record.players - 1}")
+        fail(
+            _("seat {seat} is not at this table; seats are 0 to {last}").format(
+                seat=seat, last=record.players - 1
+            )
+        )
     last: State | None = None
     seen = 0
     try:
@@ -64,7 +71,7 @@ def replay(
             if step:
                 out.print(game.render(state.view(seat), []))
                 try:
-                    input("[Enter] ")
+                    input(_("[Enter] "))
                 except EOFError:
                     step = False
     except BestiaryError as exc:
@@ -80,14 +87,13 @@ def replay(
     else:
         if last.result:
             print_result(
-                record.seats or [f"seat {i}" for i in range(record.players)],
+                record.seats or [_("seat {n}").format(n=i) for i in range(record.players)],
                 last.result.scores,
                 last.result.winners,
             )
-        out.print(
-            "replay matches the recorded result"
-            if matches
-            else "[red]replay does NOT match the recorded result[/]"
-        )
+        if matches:
+            out.print(esc(_("replay matches the recorded result")))
+        else:
+            out.print(f"[red]{esc(_('replay does NOT match the recorded result'))}[/]")
     if not matches:
         raise typer.Exit(1)

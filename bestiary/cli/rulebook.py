@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.protocol import Game
+from ..i18n import core
 from .textmatch import fold, match
 
 
@@ -39,7 +40,7 @@ def sections(game: Game) -> list[Section]:
     except OSError:
         return []
     found: list[Section] = []
-    title, body = "Overview", list[str]()
+    title, body = core.gettext("Overview"), list[str]()
     for line in text.splitlines():
         if line.startswith("## "):
             found.append(Section(title, "\n".join(body).strip()))

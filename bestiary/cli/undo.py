@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from ..engine.protocol import Action, State
 from ..engine.record import Match
 from ..engine.rng import Rng
+from ..i18n import core
+
+_ = core.gettext
 
 TRIES = 4  # determinizations to compare; a hidden draw differs in nearly all
 
@@ -79,17 +82,19 @@ class Undo:
             if step.seat != seat:
                 break
             if step.moves + 1 != end:
-                return [], "other players have moved since; the game has gone on"
+                return [], _("other players have moved since; the game has gone on")
             if not step.safe:
                 move = self.match.record.moves[step.moves][1]
-                return [], f"'{move}' showed you something new (a card, a die), so it stands"
+                return [], _(
+                    "'{move}' showed you something new (a card, a die), so it stands"
+                ).format(move=move)
             taken.append(step)
             end = step.moves
             if not step.forced:
                 return taken, None
         if self.steps and self.steps[-1].seat == seat:
-            return [], "other players have moved since; the game has gone on"
-        return [], "you have no move of your own to take back here"
+            return [], _("other players have moved since; the game has gone on")
+        return [], _("you have no move of your own to take back here")
 
     def why_not(self, seat: int) -> str | None:
         """None when ``seat`` may undo now, else the reason in words."""

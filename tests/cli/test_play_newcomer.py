@@ -48,7 +48,8 @@ def test_a_prompt_says_did_you_mean_and_takes_a_folded_name() -> None:
     # Seed 5: the first draft row holds Stary Dąb, Sierżant and Rzeźnik.
     out = _play(["meat", "--seed", "5", "--plain"], ["1", "s", "RZEZNIK", "quit"])
     assert "did you mean: draft Stary Dąb" in out or "did you mean: draft Sierżant" in out
-    assert "Seat 0 drafts Rzeźnik" in out  # the folded name was taken
+    # the folded name was taken (log lines name the player's seat: "seat 0 (you)")
+    assert re.search(r"(?i)seat 0( \(you\))? drafts Rzeźnik", out)
 
 
 # -- help, rules, card, log, piles ---------------------------------------------
@@ -112,7 +113,8 @@ def test_every_event_of_a_whole_game_reaches_the_player(tmp_path: Path) -> None:
     assert "seed 21" in out
     game = get_game("taxonomy")
     state = replay(MatchRecord.from_json(json.loads(rec.read_text())))
-    lines = [game.describe_event(e) for e in state.events_since(0, 0)]
+    names = ["seat 0 (you)", "", "", ""]  # the terminal names the player's own seat
+    lines = [game.describe_event(e, names) for e in state.events_since(0, 0)]
     missing = [line for line in lines if line not in out]
     assert len(lines) > 100 and not missing
 
