@@ -58,7 +58,7 @@ class TaxonomyGame(Game):
     def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
         from .describe import describe
 
-        return describe(event)
+        return describe(event, names)
 
     def catalog(self, rules: Ruleset) -> dict[str, Any]:
         assert isinstance(rules, TaxonomyRules)
@@ -160,6 +160,11 @@ class TaxonomyGame(Game):
         deck = load_deck(rules.cards, rules.beastman_orphans)
         seven_plus_one = rules.orphan_eight == "seven-plus-one"
         return score_payload(deck, dict(payload), seven_plus_one, rules.scoring_table())
+
+    def lab_tracker(self, state: Any) -> Any:  # the designer's lab: stats.py
+        from .stats import tracker
+
+        return tracker(state)
 
 
 GAME = TaxonomyGame()

@@ -1,9 +1,12 @@
-"""Terminal rendering of a taxonomy view (``bestiary play taxonomy``).
+"""Terminal rendering of a taxonomy view (``bestiary play taxonomy``), in the
+current language (``bestiary.i18n``, the catalog beside ``describe.py``).
 
 Everything drawn comes from the seat's view, so the terminal shows exactly
-what that seat may know: its hand grouped by collecting key with natures,
-every player's table sets, hand count, proud bans and set-aside cards, the
-discard pile's top, the stock, the log and the last round's scoring.
+what that seat may know: its hand grouped by collecting key with natures
+(banned cards marked), every player's table sets, hand count, claims, turns
+to lose, proud bans and set-aside cards, the discard pile's top, the stock,
+what honest monsters showed, the events given and the last round's scoring,
+and a prompt that offers ``table`` and ``win`` only when they are legal.
 
 Card names, types and families come from a designer's card file: they are
 data, never Rich markup. Plain strings given to a Table are markup, so they
@@ -13,6 +16,7 @@ go through ``escape``; everything else is built as ``Text`` (never parsed).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from string import Formatter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -21,8 +25,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ...engine.events import Event
+from ...engine.events import Event, seat_label
 from ...engine.protocol import Game
+from .describe import _, nature_label, pattern_label, points_text, reason_label, rule_text
 
 NATURE_STYLE = {
     "aggressive": "bold red",
@@ -34,50 +39,85 @@ NATURE_STYLE = {
     "loyal": "bold blue",
     "miscellaneous": "italic",
 }
+HAND_SIZE = 8
 
 
-def card_text(card: Mapping[str, Any]) -> Text:
-    """A card: its name, then its natures in their colours."""
-    t = Text(str(card["name"]), style="bold")
-    for n in card.get("natures") or []:
+def fill(template: str, **values: str | Text) -> Text:
+    """A translated sentence whose placeholders may be styled ``Text`` (a card in
+    its colours): the sentence stays whole in the catalog, the parts keep their style."""
+    out = Text()
+    for literal, field, _spec, _conv in Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            value = values[field]
+            if isinstance(value, Text):
+                out.append_text(value)
+            else:
+                out.append(str(value))
+    return out
+
+
+def group_of(card: Mapping[str, Any]) -> str:
+    """What a proud monster bans: the card's type, a Beastman's family (reading 13)."""
+    if str(card.get("type", "")).casefold() == "beastman":
+        return f"Beastman/{card.get('family', '')}"
+    return str(card.get("type", ""))
+
+
+def card_text(card: Mapping[str, Any], banned: bool = False) -> Text:
+    """A card: its name, then its natures in their colours (and a ban mark)."""
+    t = Text(str(card["name"]), style="bold strike" if banned else "bold")
+    for n in dict.fromkeys(card.get("natures") or []):
         t.append(" ")
-        t.append(n, style=NATURE_STYLE.get(n, ""))
+        t.append(nature_label(n), style=NATURE_STYLE.get(n, ""))
     if card.get("roll") is not None:
-        t.append(f" (rolled {card['roll']})", style="dim")
+        t.append(" " + _("(rolled {roll})").format(roll=card["roll"]), style="dim")
+    if banned:
+        t.append(" " + _("(banned)"), style="red")
     return t
 
 
-def _cards_line(cards: Sequence[Mapping[str, Any]]) -> Text:
+def _cards_line(cards: Sequence[Mapping[str, Any]], bans: Sequence[str] = ()) -> Text:
     out = Text()
     for i, c in enumerate(cards):
         if i:
             out.append(", ")
-        out.append_text(card_text(c))
+        out.append_text(card_text(c, group_of(c) in bans))
     return out
+
+
+def _mine(view: Mapping[str, Any], key: str) -> Any:
+    seat, values = view.get("seat"), view.get(key) or []
+    return values[seat] if isinstance(seat, int) and 0 <= seat < len(values) else []
 
 
 def _hand_by_key(view: Mapping[str, Any]) -> Table:
     """The hand grouped by each card's first collecting key (its others shown beside it)."""
     sizes: Mapping[str, int] = view.get("key_sizes") or {}
+    bans = _mine(view, "bans")
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for card in view.get("hand") or []:
         keys = card.get("keys") or ["?"]
         groups.setdefault(keys[0], []).append(card)
-    table = Table(title="Your hand", show_lines=False, expand=False)
-    table.add_column("key")
-    table.add_column("have", justify="right")
-    table.add_column("cards")
+    table = Table(title=escape(_("Your hand")), show_lines=False, expand=False)
+    table.add_column(escape(_("key")))
+    table.add_column(escape(_("have")), justify="right")
+    table.add_column(escape(_("cards")))
     counts: Mapping[str, int] = view.get("hand_keys") or {}
     for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
         cards = groups[key]
         label = Text(key)
         if key in sizes:
             label.append(f" /{sizes[key]}", style="dim")
-        line = _cards_line(cards)
+        line = _cards_line(cards, bans)
         also = sorted({k for c in cards for k in c.get("keys", [])[1:]})
         if also:
             line.append(
-                "  also: " + ", ".join(f"{k} ({counts.get(k, 0)})" for k in also), style="dim"
+                "  "
+                + _("also: {keys}").format(
+                    keys=", ".join(f"{k} ({counts.get(k, 0)})" for k in also)
+                ),
+                style="dim",
             )
         table.add_row(label, str(len(cards)), line)
     return table
@@ -85,100 +125,229 @@ def _hand_by_key(view: Mapping[str, Any]) -> Table:
 
 def _players(view: Mapping[str, Any]) -> Table:
     me = view.get("seat")
-    table = Table(title="Players")
-    for col in ("seat", "score", "hand", "table sets", "banned", "set aside"):
-        table.add_column(col)
-    scores = view.get("scores") or []
-    for s in range(int(view.get("players", 0))):
+    table = Table(title=escape(_("Players")))
+    for col in (
+        _("player"),
+        _("score"),
+        _("hand"),
+        _("table sets"),
+        _("claims"),
+        _("turns to lose"),
+        _("banned"),
+        _("set aside"),
+    ):
+        table.add_column(escape(col))
+    n = int(view.get("players", 0))
+
+    def per_seat(key: str, default: Any) -> list[Any]:
+        values = list(view.get(key) or [])
+        return values + [default] * (n - len(values))
+
+    scores, hands = per_seat("scores", 0), per_seat("hand_counts", 0)
+    tables, claims, skips = per_seat("tables", []), per_seat("claims", 0), per_seat("skips", 0)
+    bans, aside = per_seat("bans", []), per_seat("set_aside", [])
+    for s in range(n):
         sets = Text()
-        for tset in (view.get("tables") or [[]])[s] if s < len(view.get("tables") or []) else []:
+        for k, tset in enumerate(tables[s]):
+            if k:
+                sets.append("\n")
             sets.append(f"{tset['key']}: ", style="bold")
             sets.append_text(_cards_line(tset["cards"]))
-            sets.append("\n")
-        name = f"{s} (you)" if s == me else str(s)
-        if s == view.get("turn"):
+        name = seat_label(s)
+        if s == me:
+            name = _("{name} (you)").format(name=name)
+        if s == view.get("turn") and view.get("phase") != "over":
             name += " ◀"
         table.add_row(
-            name,
-            f"{scores[s]:g}" if s < len(scores) else "",
-            str((view.get("hand_counts") or [0] * (s + 1))[s]),
+            Text(name),
+            f"{float(scores[s]):g}",
+            str(hands[s]),
             sets,
-            escape(", ".join((view.get("bans") or [[]] * (s + 1))[s])),
-            _cards_line((view.get("set_aside") or [[]] * (s + 1))[s]),
+            str(claims[s]),
+            str(skips[s]),
+            Text(", ".join(bans[s])),
+            _cards_line(aside[s]),
         )
     return table
 
 
 def _round_result(last: Mapping[str, Any]) -> RenderableType:
     if last.get("winner") is None:
-        return Text(f"Round {last.get('round')}: no winner ({last.get('reason', '')})", style="dim")
+        return Text(
+            _("Round {round}: no winner ({reason})").format(
+                round=last.get("round"), reason=reason_label(last.get("reason", ""))
+            ),
+            style="dim",
+        )
     table = Table(
         title=escape(
-            f"Round {last.get('round')}: seat {last['winner']} won with "
-            f"{last.get('pattern')} for {last.get('points')} points"
+            _("Round {round}: {name} won with {pattern} for {points}").format(
+                round=last.get("round"),
+                name=seat_label(int(last["winner"])),
+                pattern=pattern_label(last.get("pattern")),
+                points=points_text(last.get("points", 0)),
+            )
         )
     )
-    table.add_column("rule")
-    table.add_column("points", justify="right")
+    table.add_column(escape(_("rule")))
+    table.add_column(escape(_("points")), justify="right")
     for row in last.get("breakdown") or []:
-        table.add_row(escape(str(row["rule"])), str(row["points"]))
+        table.add_row(Text(rule_text(str(row["rule"]))), str(row["points"]))
     for s in last.get("sets") or []:
-        line = f"  set {s['key']}: " + ", ".join(map(str, s["cards"]))
-        table.add_row(escape(line), str(s["points"]))
+        line = "  " + _("set {key}: {cards}").format(
+            key=s["key"], cards=", ".join(map(str, s["cards"]))
+        )
+        table.add_row(Text(line), str(s["points"]))
     return table
+
+
+def can_table(view: Mapping[str, Any]) -> bool:
+    """May the seat table a drawn card now? The rule of ``table``: a card drawn this
+    turn, of a laid set's key, not banned, and not the last card that could pay
+    the excess (reading 21)."""
+    hand = view.get("hand") or []
+    tables = _mine(view, "tables")
+    drawn = set(view.get("drawn") or [])
+    if not tables or not drawn:
+        return False
+    excess = len(hand) + sum(len(t["cards"]) for t in tables) - HAND_SIZE
+    if len(hand) <= excess:
+        return False
+    keys = {t["key"] for t in tables}
+    bans = set(_mine(view, "bans"))
+    return any(
+        c["name"] in drawn and group_of(c) not in bans and keys & set(c.get("keys") or [])
+        for c in hand
+    )
+
+
+def prompt(view: Mapping[str, Any]) -> str:
+    """What the seat must decide now, naming ``table`` and ``win`` only when legal."""
+    me = view.get("seat")
+    if me is None or me not in (view.get("to_act") or []):
+        return ""
+    phase = view.get("phase")
+    if phase == "discard":
+        hand = view.get("hand") or []
+        laid = sum(len(t["cards"]) for t in _mine(view, "tables"))
+        n = max(len(hand) + laid - HAND_SIZE, 1)
+        lines = [_.ngettext("Discard {n} card.", "Discard {n} cards.", n).format(n=n)]
+        if can_table(view):
+            lines.append(_("You may also add a card you drew to its laid set (table <card>)."))
+        if view.get("can_win"):
+            lines.append(_("Your hand wins: you may declare it (win)."))
+        return " ".join(lines)
+    if phase == "claim" and view.get("claim"):
+        c = view["claim"]
+        if c.get("to_keep"):
+            n = int(c["to_keep"])
+            return _.ngettext(
+                "Choose {n} card to keep in hand (keep <card>); the other three are laid "
+                "with {card}.",
+                "Choose {n} cards to keep in hand (keep <card>); the other three are laid "
+                "with {card}.",
+                n,
+            ).format(n=n, card=c["card"]["name"])
+        if c.get("keys"):
+            return _("Claim {card} (claim <key>) or pass.").format(card=c["card"]["name"])
+        return _("You cannot claim {card}: pass.").format(card=c["card"]["name"])
+    if phase == "duel":
+        return _("Rock, paper or scissors? (rps rock, rps paper, rps scissors)")
+    if phase == "attack" and view.get("attack"):
+        a = view["attack"]
+        targets = ", ".join(
+            _("attack {n} ({name})").format(n=t, name=seat_label(t)) for t in a["targets"]
+        )
+        return _("Send {card} at a player ({targets}) or not (no attack).").format(
+            card=a["card"]["name"], targets=targets
+        )
+    if phase == "impatient":
+        return _("An impatient monster: draw another card (draw) or stop (stop).")
+    if phase == "declare":
+        return _("Your hand wins: declare it (win) or play on (pass).")
+    return str(view.get("prompt") or "")
 
 
 def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
     parts: list[RenderableType] = []
     head = Text(
-        f"Round {view.get('round')}/{view.get('rounds')} · turn {view.get('turns')} · "
-        f"stock {view.get('stock')} · dealer {view.get('dealer')}",
+        _("Round {round}/{rounds} · turn {turn} · stock {stock} · dealer {dealer}").format(
+            round=view.get("round"),
+            rounds=view.get("rounds"),
+            turn=view.get("turns"),
+            stock=view.get("stock"),
+            dealer=seat_label(int(view.get("dealer") or 0)),
+        ),
         style="bold",
     )
     parts.append(head)
     parts.append(_players(view))
     top = view.get("discard_top")
-    discard = Text("Discard pile: ")
-    discard.append_text(card_text(top) if top else Text("empty", style="dim"))
-    discard.append(f"  ({len(view.get('discards') or [])} cards)", style="dim")
+    n = len(view.get("discards") or [])
+    if top:
+        discard = fill(
+            _.ngettext("Discard pile: {card} ({n} card)", "Discard pile: {card} ({n} cards)", n),
+            card=card_text(top),
+            n=str(n),
+        )
+    else:
+        discard = Text(_("Discard pile: empty"))
     parts.append(discard)
     if view.get("hand") is not None:
         parts.append(_hand_by_key(view))
     if view.get("peek"):
-        line = Text("Honest monster shows you the top of the stock: ", style="cyan")
-        line.append_text(_cards_line(view["peek"].get("cards") or []))
+        line = fill(
+            _("An honest monster showed you the top of the stock: {cards}"),
+            cards=_cards_line(view["peek"].get("cards") or []),
+        )
+        line.stylize("cyan", 0, len(line))
         parts.append(line)
-    for s, cards in (view.get("seen_hands") or {}).items():
-        line = Text(f"Honest monster told you seat {s}'s hand: ", style="cyan")
-        line.append_text(_cards_line(cards))
+    for s, cards in sorted((view.get("seen_hands") or {}).items(), key=lambda kv: int(kv[0])):
+        line = fill(
+            _("An honest monster told you what {name} held: {cards}"),
+            name=seat_label(int(s)),
+            cards=_cards_line(cards),
+        )
         parts.append(line)
     if view.get("claim"):
         c = view["claim"]
-        line = Text(f"Seat {c['discarder']} discarded ")
-        line.append_text(card_text(c["card"]))
+        who, card = seat_label(int(c["discarder"])), card_text(c["card"])
         if c.get("key"):
-            line.append(f": you claim it as {c['key']}; choose {c.get('to_keep', 0)} to keep")
+            line = fill(
+                _("{name} discarded {card}: you claim it as {key}"),
+                name=who,
+                card=card,
+                key=str(c["key"]),
+            )
         elif c.get("keys"):
-            line.append(f": you may claim it for {', '.join(c['keys'])}")
+            line = fill(
+                _("{name} discarded {card}: you may claim it as {keys}"),
+                name=who,
+                card=card,
+                keys=", ".join(c["keys"]),
+            )
         else:
-            line.append(": you cannot claim it (pass)")
+            line = fill(_("{name} discarded {card}: you cannot claim it"), name=who, card=card)
         parts.append(line)
     if view.get("duel"):
         d = view["duel"]
         parts.append(
             Text(
-                f"Duel! Seat {d['attacker']} sends {d['card']['name']} at seat "
-                f"{d['target']}: rock, paper or scissors?",
+                _("Duel! {attacker} sends {card} at {target}: rock, paper or scissors?").format(
+                    attacker=seat_label(int(d["attacker"])),
+                    card=d["card"]["name"],
+                    target=seat_label(int(d["target"])),
+                ),
                 style="bold red",
             )
         )
     if view.get("last_round"):
         parts.append(_round_result(view["last_round"]))
     if events:
-        log = Text()
-        for e in list(events)[-10:]:
-            log.append(game.describe_event(e) + "\n")
-        parts.append(Panel(log, title="What happened", expand=False))
-    if view.get("prompt"):
-        parts.append(Text(str(view["prompt"]), style="bold green"))
+        # Every event given is shown: the caller decides how far back to go.
+        log = Text("\n".join(game.describe_event(e) for e in events))
+        parts.append(Panel(log, title=escape(_("What happened")), expand=False))
+    ask = prompt(view)
+    if ask:
+        parts.append(Text(ask, style="bold green"))
     return Group(*parts)

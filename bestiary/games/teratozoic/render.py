@@ -1,8 +1,19 @@
-"""Terminal pictures (Rich) of a Teratozoic view, its events and its cards."""
+"""Terminal pictures (Rich) of a Teratozoic view, its events and its cards.
+
+Everything drawn comes from the seat's view: the Era card, every player's
+piles (Gene Pool discard piles are face up, so they are shown card by card),
+the plays once Growth resolves, and for the seat itself its hand, its held
+cards, its whole Gene Pool, a preview of what holding a card back costs, and
+the score of what it has placed so far. Colours are marked with the
+rulebook's own symbols ('Key to Color Symbols': orange #, red //, purple ∅,
+blue O, green Θ, yellow =), never with initial letters (O would be orange and
+blue at once). Card names are data: built as ``Text``, never parsed as markup.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from string import Formatter
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
@@ -11,16 +22,20 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from bestiary.engine import Event
+from bestiary.engine.events import Event, seat_label
 
 from .cards import SYMBOL, Card, cards_from
-from .tiles import Placement, draw_grid
+from .describe import _ as _t
+from .describe import cards_text, colour_label, era_rules, points_text
+from .solver import best_build
+from .tiles import Placement, edge, score_layout
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from .game import TeratozoicGame
+    from bestiary.engine.protocol import Game
 
+_ = _t
 STYLE = {
     "orange": "dark_orange",
     "red": "red",
@@ -31,9 +46,38 @@ STYLE = {
     "grey": "grey50",
     "three-colour": "bold white",
 }
+# Cards not placed by hand lie apart (as rules.py lays them out): this far apart.
+_APART = 100
+
+
+def fill(template: str, **values: str | Text) -> Text:
+    """A translated sentence whose placeholders may be styled ``Text`` (a card in
+    its colours): the sentence stays whole in the catalog, the parts keep their style."""
+    out = Text()
+    for literal, field, _spec, _conv in Formatter().parse(template):
+        out.append(literal)
+        if field is not None:
+            value = values[field]
+            if isinstance(value, Text):
+                out.append_text(value)
+            else:
+                out.append(str(value))
+    return out
+
+
+def _phase(phase: str) -> str:
+    # The phase names are the rulebook's ('Expression', 'Growth', 'Breeding').
+    return {
+        "expression": _("Expression"),
+        "growth": _("Growth"),
+        "breed-play": _("Breeding (from play)"),
+        "breed-hand": _("Breeding (from hand)"),
+        "over": _("game over"),
+    }.get(phase, phase)
 
 
 def card_text(card: Card) -> Text:
+    """``∅ purple 6 fanged head [N S] ×2`` in the card's colour."""
     mark = " ×2" if card.doubler else ""
     return Text(
         f"{SYMBOL[card.colour]} {card.name} [{card.ends}]{mark}", style=STYLE.get(card.colour, "")
@@ -49,57 +93,114 @@ def _cards(deck: Sequence[Card], ids: Sequence[int]) -> Text:
     return out or Text("—")
 
 
+def grid(deck: Sequence[Card], placements: Sequence[Placement]) -> Text:
+    """Text art of one monster: each card a 7x3 box with its ends on its edges
+    (``|`` top and bottom, ``=`` at the sides) and its colour symbol and value
+    inside, in the card's colour::
+
+        +--|--+
+        | ∅6  =
+        +-----+
+    """
+    if not placements:
+        return Text()
+    x0 = min(p.x for p in placements)
+    y1 = max(p.y for p in placements)
+    width = (max(p.x for p in placements) - x0 + 1) * 7
+    height = (y1 - min(p.y for p in placements) + 1) * 3
+    chars = [[" "] * width for _ in range(height)]
+    styles: list[list[str]] = [[""] * width for _ in range(height)]
+    for p in placements:
+        card = deck[p.card]
+        mask = card.orients[-1] if p.turned else card.orients[0]
+        n, e, s, w = (edge(mask, d) for d in range(4))
+        top, bottom = list("+-----+"), list("+-----+")
+        for bit, col in ((1, 1), (2, 3), (4, 5)):
+            if n & bit:
+                top[col] = "|"
+            if s & bit:
+                bottom[col] = "|"
+        label = f"{SYMBOL[card.colour]}{card.value}{'x' if card.doubler else ''}"
+        mid = list(" " + label.center(5)[:5] + " ")
+        mid[0] = "=" if w else "|"
+        mid[6] = "=" if e else "|"
+        cx, cy = (p.x - x0) * 7, (y1 - p.y) * 3
+        for row, cells in enumerate((top, mid, bottom)):
+            for i, ch in enumerate(cells):
+                chars[cy + row][cx + i] = ch
+                styles[cy + row][cx + i] = STYLE.get(card.colour, "")
+    out = Text()
+    for r in range(height):
+        line = Text()
+        for ch, st in zip(chars[r], styles[r], strict=True):
+            line.append(ch, style=st)
+        line.rstrip()
+        out.append("  ")
+        out.append_text(line)
+        out.append("\n")
+    return out
+
+
 def _monsters(deck: Sequence[Card], build: Mapping[str, Any]) -> Text:
     out = Text()
     for m in build["monsters"]:
         pl = [Placement(c, x, y, bool(t)) for c, x, y, t in m["placements"]]
-        tag = "closed" if m["closed"] else "loose ends"
-        colour = deck[m["cards"][0]].colour
-        out.append(f"  {len(m['cards'])} card(s), {tag}, worth {m['value']}\n", style="bold")
-        for line in draw_grid(deck, pl):
-            out.append("  " + line + "\n", style=STYLE.get(colour, ""))
+        n = len(m["cards"])
+        if m["closed"]:
+            line = _.ngettext(
+                "{n} card, no loose ends, worth {points}",
+                "{n} cards, no loose ends, worth {points}",
+                n,
+            )
+        else:
+            line = _.ngettext(
+                "{n} card, loose ends, worth {points}", "{n} cards, loose ends, worth {points}", n
+            )
+        out.append("  " + line.format(n=n, points=points_text(m["value"])) + "\n", style="bold")
+        out.append_text(grid(deck, pl))
     if build["all_closed"]:
-        out.append("  no loose ends anywhere: +1\n", style="bold")
+        out.append("  " + _("no loose ends anywhere: +1") + "\n", style="bold")
     return out
 
 
 def _final_text(final: Mapping[str, Any]) -> str:
     """The final scoring of one Gene Pool; says so when the solver's budget ran
     out before the monsters were proven the largest (``exact`` false)."""
-    monsters = ", ".join(f"{c} {n}" for c, n in final["monsters"].items())
-    text = f"final: {final['cards']} cards ({monsters or 'no closed monster'})"
+    monsters = ", ".join(
+        _("{colour} {n}").format(colour=colour_label(str(c)), n=n)
+        for c, n in (final.get("monsters") or {}).items()
+    )
+    text = _("final: {cards} in monsters ({monsters})").format(
+        cards=cards_text(final["cards"]), monsters=monsters or _("no closed monster")
+    )
     if final.get("exact") is False:
-        text += " — NOT PROVEN the largest (search budget ran out)"
+        text += " — " + _("NOT PROVEN the largest (search budget ran out)")
     return text
 
 
-def render_view(
-    game: TeratozoicGame, view: Mapping[str, Any], events: Sequence[Event]
-) -> RenderableType:
-    deck = cards_from(view.get("cards_file") or "")
-    era = view["era"]
-    head = Text(
-        f"{era['name']} — draw {era['mutations']} + {era['gene_pool']}, play at least "
-        f"{era['min_play']}; winner gains {era['winner_play']} from play + "
-        f"{era['winner_hand']} from hand, others {era['others_hand']} from hand\n",
-        style="bold",
-    )
-    head.append(
-        f"Generation {view['generation']} · phase {view['phase']} · Mutations Deck "
-        f"{view['mutations_deck']} (discard {view['mutations_discard']}) · Eras to come: "
-        f"{', '.join(view['eras_left']) or 'none'}"
-    )
+def _players(view: Mapping[str, Any]) -> Table:
     table = Table(show_lines=False, expand=False)
-    for col in ("seat", "gene pool", "discard", "hand", "held", "play score", "state"):
+    for col in (
+        _("player"),
+        _("Gene Pool"),
+        _("discard pile"),
+        _("hand"),
+        _("held back"),
+        _("play score"),
+        _("state"),
+    ):
         table.add_column(col)
     for p in view["players"]:
-        state = "eliminated" if p["eliminated"] else ("competing" if p["competing"] else "")
+        state = _("eliminated") if p["eliminated"] else (_("competing") if p["competing"] else "")
         if view.get("winner") == p["seat"]:
-            state = "WINNER"
+            state = _("dominates this generation")
         if p["final"]:
             state = _final_text(p["final"])
+        who = seat_label(p["seat"])
+        if p["seat"] == view.get("seat"):
+            who = _("{name} (you)").format(name=who)
         table.add_row(
-            str(p["seat"]),
+            escape(who),
             str(p["gene_pool"]),
             str(len(p["discard"])),
             str(p["hand_size"]),
@@ -107,129 +208,199 @@ def render_view(
             "" if p["score"] is None else str(p["score"]),
             escape(state),
         )
-    parts: list[RenderableType] = [head, table]
+    return table
+
+
+def _discard_piles(deck: Sequence[Card], view: Mapping[str, Any]) -> Text | None:
+    """Every other player's Gene Pool discard pile (face up), card by card."""
+    out = Text()
     for p in view["players"]:
-        if p["build"]:
-            body = Text(f"Seat {p['seat']} played: ")
-            body.append_text(_cards(deck, p["played"]))
-            body.append("\n")
-            body.append_text(_monsters(deck, p["build"]))
-            parts.append(Panel(body, title=f"seat {p['seat']}: {p['score']} points"))
-    seat = view.get("seat")
-    if seat is not None and "hand" in view:
-        mine = Text("Your hand: ")
-        mine.append_text(_cards(deck, view["hand"]))
-        if view["held_cards"]:
-            mine.append("\nHeld back (face down): ")
-            mine.append_text(_cards(deck, view["held_cards"]))
-        mine.append(f"\nYour Gene Pool ({len(view['my_gene_pool'])}): ")
-        mine.append_text(_cards(deck, view["my_gene_pool"]))
-        if view.get("placing"):
-            mine.append("\nPlaced so far:\n")
-            placed = [Placement(c, x, y, bool(t)) for c, x, y, t in view["placing"]]
-            for k in sorted({round(p.x / 100) for p in placed}):
-                group = [p for p in placed if round(p.x / 100) == k]
-                mine.append("\n".join(draw_grid(deck, group)) + "\n")
-        if view["phase"] == "growth":
-            mine.append(
-                "\n'build best' lays out the solver's best monsters; 'build flat' lays the cards "
+        if p["seat"] == view.get("seat") or not p["discard"]:
+            continue
+        out.append_text(
+            fill(
+                _("{name}'s discard pile (face up): {cards}"),
+                name=Text(seat_label(p["seat"]), style="bold"),
+                cards=_cards(deck, sorted(p["discard"])),
+            )
+        )
+        out.append("\n")
+    out.rstrip()
+    return out or None
+
+
+def _hold_preview(deck: Sequence[Card], view: Mapping[str, Any], seat: int) -> Text | None:
+    """'hold some back as “recessive genes”': what each card held back would cost
+    this generation's play (the solver's best build), so the choice is informed."""
+    hand, held = view["hand"], view["held_cards"]
+    play = [c for c in hand if c not in held]
+    if len(play) <= view["era"]["min_play"] or len(play) > 10:
+        return None
+    best = best_build(deck, play).score
+    out = Text(
+        _("Playing these {n} cards: best build {points}.").format(
+            n=len(play), points=points_text(best)
+        )
+        + "\n"
+    )
+    for c in play:
+        rest = [x for x in play if x != c]
+        score = best_build(deck, rest).score
+        out.append(
+            "  "
+            + _("hold {card} back: best build {points} ({change:+d})").format(
+                card=deck[c].name, points=points_text(score), change=score - best
+            )
+            + "\n"
+        )
+    out.rstrip()
+    return out
+
+
+def _placing(deck: Sequence[Card], view: Mapping[str, Any]) -> Text:
+    """What is placed by hand so far and its score now, the other cards laid apart
+    (as 'build placed' would score them), beside the solver's best build."""
+    placed = [Placement(c, x, y, bool(t)) for c, x, y, t in view["placing"]]
+    done = {p.card for p in placed}
+    play = [c for c in view["hand"] if c not in view["held_cards"]]
+    rest = [c for c in play if c not in done]
+    apart = [Placement(c, -_APART * (k + 1), 0) for k, c in enumerate(rest)]
+    now = score_layout(deck, placed + apart).score
+    out = Text(
+        _("Placed so far (the rest laid apart): {points}; the best build: {best}.").format(
+            points=points_text(now), best=points_text(best_build(deck, play).score)
+        )
+        + "\n",
+        style="bold",
+    )
+    for k in sorted({round(p.x / _APART) for p in placed}):
+        out.append_text(grid(deck, [p for p in placed if round(p.x / _APART) == k]))
+    return out
+
+
+def _mine(deck: Sequence[Card], view: Mapping[str, Any], seat: int) -> Text:
+    mine = fill(_("Your hand: {cards}"), cards=_cards(deck, view["hand"]))
+    if view["held_cards"]:
+        mine.append("\n")
+        mine.append_text(
+            fill(_("Held back (face down): {cards}"), cards=_cards(deck, view["held_cards"]))
+        )
+    me = next(p for p in view["players"] if p["seat"] == seat)
+    pool, discard = view["my_gene_pool"], sorted(me["discard"])
+    mine.append(
+        "\n" + _("Your Gene Pool: {cards}").format(cards=cards_text(len(pool) + len(discard)))
+    )
+    mine.append("\n  ")
+    mine.append_text(
+        fill(_("to draw ({n}, order unknown): {cards}"), n=str(len(pool)), cards=_cards(deck, pool))
+    )
+    mine.append("\n  ")
+    mine.append_text(
+        fill(
+            _("discard pile ({n}, face up): {cards}"),
+            n=str(len(discard)),
+            cards=_cards(deck, discard),
+        )
+    )
+    if view["phase"] == "expression" and seat in view.get("to_act", []):
+        preview = _hold_preview(deck, view, seat)
+        if preview is not None:
+            mine.append("\n")
+            mine.append_text(preview)
+    if view["phase"] == "growth" and view.get("placing"):
+        mine.append("\n")
+        mine.append_text(_placing(deck, view))
+    if view["phase"] == "growth" and seat in view.get("to_act", []):
+        mine.append(
+            "\n"
+            + _(
+                "'build best' lays out the solver's best monsters; 'build flat' lays the cards "
                 "out unconnected; or place them yourself: 'start <card>' begins a monster, "
                 "'attach <card> <N|E|S|W> of <placed card>' joins ends ('turned': upside "
                 "down), then 'build placed' (cards left over lie apart)."
             )
-        parts.append(Panel(mine, title=f"seat {seat}"))
+        )
+    return mine
+
+
+def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
+    deck = cards_from(view.get("cards_file") or "")
+    era = view["era"]
+    head = Text(
+        _("{era}: {rules}").format(era=era["name"], rules=era_rules(era)) + "\n", style="bold"
+    )
+    head.append(
+        _(
+            "Generation {generation} · {phase} · Mutations Deck {deck} (discard pile {discard}) "
+            "· Eras to come: {eras}"
+        ).format(
+            generation=view["generation"],
+            phase=_phase(view["phase"]),
+            deck=view["mutations_deck"],
+            discard=view["mutations_discard"],
+            eras=", ".join(view["eras_left"]) or _("none"),
+        )
+    )
+    parts: list[RenderableType] = [head, _players(view)]
+    piles = _discard_piles(deck, view)
+    if piles is not None:
+        parts.append(piles)
+    for p in view["players"]:
+        if p["build"]:
+            who = seat_label(p["seat"])
+            body = fill(_("{name} played: {cards}"), name=who, cards=_cards(deck, p["played"]))
+            body.append("\n")
+            body.append_text(_monsters(deck, p["build"]))
+            title = _("{name}: {points}").format(name=who, points=points_text(p["score"]))
+            parts.append(Panel(body, title=escape(title)))
+    seat = view.get("seat")
+    if seat is not None and "hand" in view:
+        parts.append(Panel(_mine(deck, view, seat), title=escape(seat_label(seat))))
     if events:
-        parts.append(Text("\n".join(describe(e, deck) for e in events[-10:]), style="dim"))
+        # Every event given is shown: the caller decides how far back to go.
+        parts.append(Text("\n".join(game.describe_event(e) for e in events), style="dim"))
     return Group(*parts)
 
 
-def describe(event: Event, deck: Sequence[Card] | None = None) -> str:
-    deck = deck or cards_from("")
-    d = event.data
-
-    def names(ids: Sequence[int]) -> str:
-        return ", ".join(deck[i].name for i in ids)
-
-    k = event.kind
-    if k == "era":
-        return f"The {d['era']} begins ({d['numbers']})"
-    if k == "gene_pool":
-        return f"seat {d['seat']} starts with the {d['colour']} {d['symbol']} Gene Pool"
-    if k == "drew":
-        return (
-            f"seat {d['seat']} draws {d['mutations']} mutation(s) "
-            f"+ {d['gene_pool']} from the Gene Pool"
-        )
-    if k == "hand":
-        return f"seat {d['seat']}'s hand: {names(d['cards'])}"
-    if k == "held":
-        return f"seat {d['seat']} holds back {deck[d['card']].name}"
-    if k == "declared":
-        if d["held"]:
-            return f"seat {d['seat']}: 'I'm not playing all my cards' ({d['held']} face down)"
-        return f"seat {d['seat']}: 'I am expressing all my genes'"
-    if k == "placed":
-        return f"seat {d['seat']} places {deck[d['card']].name} at ({d['x']}, {d['y']})"
-    if k == "built":
-        return f"seat {d['seat']} has built"
-    if k == "grew":
-        return f"seat {d['seat']} plays {names(d['cards'])}: {d['score']} points"
-    if k == "tie":
-        drew = ", ".join(f"seat {s} {deck[c].name}" for s, c in d["drew"].items())
-        return f"tie at {d['score']} between seats {d['seats']}; into play: {drew or 'nothing'}"
-    if k == "winner":
-        return f"seat {d['seat']} dominates the generation with {d['score']} points"
-    if k == "took":
-        return f"seat {d['seat']} gains {deck[d['card']].name} from seat {d['owner']}'s play"
-    if k == "kept":
-        return f"seat {d['seat']} keeps {deck[d['card']].name}"
-    if k == "eliminated":
-        return f"seat {d['seat']} has fewer than five cards in its Gene Pool and is out"
-    if k == "reshuffled":
-        return f"seat {d['seat']} shuffles its Gene Pool Discard Pile ({d['size']} cards)"
-    if k == "final_shuffle":
-        return "Every Gene Pool is shuffled with its discard pile for the last time"
-    if k == "generation":
-        return f"— generation {d['number']} ({d['era']}) —"
-    if k == "final_tie":
-        return (
-            f"seats {d['seats']} tie with {d['cards']} cards in monsters and "
-            f"{d['creatures']} more creature(s): they play the Teratozoic Era again "
-            f"(replay {d['replay']} of at most {d['max_replays']})"
-        )
-    if k == "final_replay":
-        sizes = ", ".join(f"seat {s} {n}" for s, n in d["gene_pools"].items())
-        return f"The tied players shuffle their whole Gene Pools ({sizes} cards)"
-    if k == "game_over":
-        line = f"Game over: cards in monsters {d['scores']}, winner(s) {d['winners']}"
-        if d.get("replays"):
-            line += f" after {d['replays']} replay(s) of the Teratozoic Era {d['replay_cards']}"
-        return line
-    parts = " ".join(f"{a}={b}" for a, b in d.items())
-    return f"{k} {parts}".strip()
-
-
 def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
-    table = Table(title="Teratozoic monster cards (RECONSTRUCTION — see RULES.md)")
-    for col in ("name", "set", "pool", "colour", "value", "ends", "effect"):
+    table = Table(title=_("Teratozoic monster cards (RECONSTRUCTION — see RULES.md)"))
+    for col in (
+        _("name"),
+        _("set"),
+        _("pool"),
+        _("colour"),
+        _("value"),
+        _("ends"),
+        _("effect"),
+    ):
         table.add_column(col)
     for c in catalog["cards"]:
         table.add_row(
             Text(c["name"]),  # a designer's text: data, never markup
             escape(c["set"]),
             {"sun": "☉", "cross": "☒"}.get(c["pool"], ""),
-            Text(f"{SYMBOL[c['colour']]} {c['colour']}", style=STYLE.get(c["colour"], "")),
+            Text(
+                f"{SYMBOL[c['colour']]} {colour_label(c['colour'])}",
+                style=STYLE.get(c["colour"], ""),
+            ),
             str(c["value"]),
             Text(c["ends"]),
-            "doubles its colour in its monster" if c["doubler"] else "",
+            _("doubles its colour in its monster") if c["doubler"] else "",
         )
-    eras = Table(title="Era cards (RECONSTRUCTION)")
-    for col in ("Era", "players", "draw M+G", "play ≥", "winner: play+hand", "others: hand"):
-        eras.add_column(col)
+    eras = Table(title=_("Era cards (RECONSTRUCTION)"))
+    for col in (
+        _("Era"),
+        _("players"),
+        _("draw M+G"),
+        _("play ≥"),
+        _("winner: play+hand"),
+        _("others: hand"),
+    ):
+        eras.add_column(escape(col))
     for e in catalog["eras"]:
         eras.add_row(
             Text(e["name"]),
-            f"{e['min_players']}+" if e["min_players"] else "all",
+            f"{e['min_players']}+" if e["min_players"] else _("all"),
             f"{e['draw'][0]} + {e['draw'][1]}",
             str(e["min_play"]),
             f"{e['winner'][0]} + {e['winner'][1]}",

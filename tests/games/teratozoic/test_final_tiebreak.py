@@ -20,7 +20,7 @@ import pytest
 
 from bestiary.engine import BadOptions, Rng
 from bestiary.games.teratozoic.cards import FINAL_ERA
-from bestiary.games.teratozoic.render import describe
+from bestiary.games.teratozoic.describe import describe
 from bestiary.games.teratozoic.rules import Take, TeratozoicState
 from bestiary.games.teratozoic.solver import score_pool
 
@@ -230,7 +230,7 @@ def test_events_and_view_say_what_happens_and_hide_what_they_must() -> None:
         "replay": 1,
         "max_replays": 3,
     }
-    assert "play the Teratozoic Era again" in describe(tie, DECK)
+    assert "play the Teratozoic Era again" in describe(tie, deck=DECK)
     hands = [e for e in st.events_since(mark, 1) if e.kind == "hand"]
     assert hands == []  # seat 1 sees neither replaying hand
     assert {e.data["seat"] for e in st.events_since(mark, 0) if e.kind == "hand"} == {0}
@@ -245,4 +245,4 @@ def test_events_and_view_say_what_happens_and_hide_what_they_must() -> None:
         seat = st.to_act()[0]
         st.apply(seat, st.legal(seat)[0])
     over = next(e for e in st.events_since(0, 1) if e.kind == "game_over")
-    assert "replay" in describe(over, DECK)
+    assert "replay" in describe(over, deck=DECK)
