@@ -56,9 +56,9 @@ class TeratozoicGame(Game):
         return render_view(self, view, events)
 
     def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
-        from .render import describe
+        from .describe import describe
 
-        return describe(event)
+        return describe(event, names)
 
     def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
         assert isinstance(rules, TeratozoicRules)
