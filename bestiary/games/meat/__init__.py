@@ -82,7 +82,12 @@ class MeatGame(Game):
     def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
         from .describe import describe
 
-        return describe(event)
+        return describe(event, names)
+
+    def lab_tracker(self, state: Any) -> Any:  # the designer's lab: stats.py
+        from .stats import tracker
+
+        return tracker(state)
 
 
 GAME = MeatGame()

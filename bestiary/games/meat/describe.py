@@ -1,153 +1,433 @@
-"""One English log line per event (``describe_event``)."""
+"""One log line per event (``describe_event``), in the current language.
+
+Every line is a whole sentence with named placeholders, looked up in this
+package's catalog (``locale/pl/LC_MESSAGES/meat.po``); seats are named as the
+table names them (``seat_label``), teams by their members, and a creature by
+its card and place. A line says only what its event carries: the event's
+visibility decides who may read it, so nothing hidden is added here.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from bestiary.engine import Event
+from bestiary.engine.events import seat_label
+from bestiary.i18n import N_, domain
 
 from .cards import LANES
 
+_ = domain("meat", __file__)
 
-def _slot(slot: object) -> str:
+Names = Sequence[str] | None
+
+# The manual's positions: "LEWA FLANKA, FRONT, PRAWA FLANKA".
+LANE_TEXT = {"left": N_("left flank"), "front": N_("front"), "right": N_("right flank")}
+# The manual's keywords (REFLEKS, TOKSYNA, CIĘCIE, WYZWANIE).
+KEYWORD_TEXT = {
+    "REFLEX": N_("REFLEX"),
+    "TOXIN": N_("TOXIN"),
+    "CLEAVE": N_("CLEAVE"),
+    "CHALLENGE": N_("CHALLENGE"),
+}
+
+
+def lane_text(lane: object) -> str:
+    """A lane by its index or English key, in the current language."""
+    if isinstance(lane, int) and 0 <= lane < len(LANES):
+        lane = LANES[lane]
+    return _(LANE_TEXT.get(str(lane), str(lane)))
+
+
+def keyword_text(keyword: object) -> str:
+    return _(KEYWORD_TEXT.get(str(keyword), str(keyword)))
+
+
+def _seat(seat: object, names: Names) -> str:
+    return seat_label(seat, names) if isinstance(seat, int) else str(seat)
+
+
+def _and(items: Sequence[str]) -> str:
+    """``Ala``, ``Ala and Ola``, ``Ala, Ola and Ela``."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
+def side(seats: object, names: Names, team: object = None) -> str:
+    """A side of the table: its only player in 1v1, "the team of Ala and Ola" in
+    2v2/3v3 (events carry their team's seats); "team N" when they do not."""
+    if not (isinstance(seats, list | tuple) and seats) and isinstance(team, int) and names:
+        seats = list(range(team, len(names), 2))  # seats alternate between the teams
+    if isinstance(seats, list | tuple) and seats:
+        labels = [_seat(s, names) for s in seats]
+        if len(labels) == 1:
+            return labels[0]
+        return _("the team of {players}").format(players=_and(labels))
+    return _("team {n}").format(n=team)
+
+
+def place(slot: object, names: Names) -> str:
+    """``Bob's front`` for a slot (seat * 3 + lane)."""
     if not isinstance(slot, int) or slot < 0:
-        return "nothing"
+        return _("nowhere")
     seat, lane = divmod(slot, 3)
-    return f"seat {seat}'s {LANES[lane]}"
+    return _("{player}'s {lane}").format(player=_seat(seat, names), lane=lane_text(lane))
 
 
-def _aim(slot: object) -> str:
-    """`` → seat 1's front`` for a chosen target; nothing for untargeted cards."""
-    return f" → {_slot(slot)}" if isinstance(slot, int) and slot >= 0 else ""
+def creature(card: object, slot: object, names: Names) -> str:
+    """``Rzeźnik (Bob's front)``; a face-down creature is named by its place only."""
+    if card:
+        return _("{card} ({place})").format(card=card, place=place(slot, names))
+    return _("the face-down creature on {place}").format(place=place(slot, names))
 
 
-def _seats(order: object) -> str:
-    """``[1, 0]`` -> ``seat 1, then seat 0``: an order in words, not a list."""
+def _order(order: object, names: Names) -> str:
+    """``[1, 0]`` -> ``Bob, then Ala``: an order in words, never a list."""
     if isinstance(order, list | tuple):
-        return ", then ".join(f"seat {s}" for s in order)
+        return _(", then ").join(_seat(s, names) for s in order)
     return str(order)
 
 
-def _per_team(values: object) -> str:
-    if isinstance(values, list | tuple):
-        return ", ".join(f"team {t} {v}" for t, v in enumerate(values))
-    return str(values)
+def _rolls(rolls: Mapping[str, Any], names: Names) -> str:
+    parts = []
+    for s, r in rolls.items():
+        dice = "/".join(map(str, r)) if isinstance(r, list | tuple) else str(r)
+        parts.append(_("{player} {dice}").format(player=_seat(int(s), names), dice=dice))
+    return ", ".join(parts)
 
 
-def _numbers(values: object) -> str:
-    if isinstance(values, list | tuple):
-        return " + ".join(map(str, values))
-    return str(values)
+def _cards(cards: object) -> str:
+    if isinstance(cards, list | tuple):
+        return ", ".join(str(c) for c in cards) or _("none")
+    return str(cards)
 
 
-def describe(e: Event) -> str:
+def _by(text: str, source: object) -> str:
+    """Adds the card that caused an effect: ``… (Krwawy Grom)``."""
+    if source and source != "summary":
+        return _("{what} ({source})").format(what=text, source=source)
+    return text
+
+
+def _deck(deck: object) -> str:
+    return _("creature") if deck == "creature" else _("destiny")
+
+
+_ROLLS_FOR = {
+    "leaders": N_("Dice for the choice of leaders: {rolls}; they choose in this order: {order}"),
+    "draft": N_("Dice for the draft: {rolls}; they draft in this order: {order}"),
+    "first side": N_("Dice for who starts the Activation: {rolls}; {first} starts"),
+    "death order": N_("Dice for the order of death abilities: {rolls}; first {order}"),
+}
+
+
+def describe(e: Event, names: Names = None) -> str:
+    """The event's line; a sentence starts with a capital (``The team of …``)."""
+    line = _line(e, names)
+    return line[:1].upper() + line[1:]
+
+
+def _line(e: Event, names: Names) -> str:
     d = e.data
     k = e.kind
-    src = f" ({d['source']})" if d.get("source") else ""
+    who = _seat(d["seat"], names) if "seat" in d else ""
+    src = d.get("source")
     if k == "rolled":
-        rolls = ", ".join(f"seat {s}: {'/'.join(map(str, r))}" for s, r in d["rolls"].items())
-        return f"Dice for {d['why']}: {rolls} → {_seats(d['order'])}"
+        rolls = _rolls(d.get("rolls", {}), names)
+        why = d.get("why")
+        if why == "first side":  # the two sides roll, not the players
+            order = d.get("order") or [0]
+            sides = ", ".join(
+                _("{player} {dice}").format(
+                    player=side(None, names, int(t)), dice="/".join(map(str, r))
+                )
+                for t, r in d.get("rolls", {}).items()
+            )
+            return _(_ROLLS_FOR["first side"]).format(
+                rolls=sides, first=side(None, names, order[0])
+            )
+        text = _ROLLS_FOR.get(str(why), N_("Dice: {rolls}; order: {order}"))
+        return _(text).format(rolls=rolls, order=_order(d.get("order"), names))
     if k == "leader":
-        return f"Seat {d['seat']} takes the leader {d['leader']}"
+        return _("{player} takes the leader {leader}").format(player=who, leader=d["leader"])
     if k == "round":
-        tel = d["telestarion"]
+        tel = d.get("telestarion")
         if isinstance(tel, list | tuple):
-            tel = ", ".join(f"seat {s} {v}" for s, v in enumerate(tel))
-        return f"— Round {d['round']}: Telestarion for the round: {tel} —"
+            each = ", ".join(
+                _("{player} {amount}").format(player=_seat(s, names), amount=v)
+                for s, v in enumerate(tel)
+            )
+        else:
+            each = str(tel)
+        return _("— Round {n}: Opening. Telestarion for the round: {each} —").format(
+            n=d["round"], each=each
+        )
     if k == "draft_row":
-        return f"Draft: {', '.join(d['cards'])}"
+        return _("Draft row: {cards}").format(cards=_cards(d["cards"]))
     if k == "drafted":
-        return f"Seat {d['seat']} drafts {d['card']} for {d['paid']}"
+        return _("{player} drafts {card} for {paid} Telestarion").format(
+            player=who, card=d["card"], paid=d["paid"]
+        )
     if k == "to_graveyard":
-        return f"Left in the draft, to the creature graveyard: {', '.join(d['cards'])}"
+        return _("Left in the draft, to the creature graveyard: {cards}").format(
+            cards=_cards(d["cards"])
+        )
     if k == "drew":
-        return f"Seat {d['seat']} draws {d['count']} {d['deck']} card(s)"
+        n = int(d["count"])
+        if d.get("deck") == "creature":
+            text = _.ngettext(
+                "{player} draws {n} creature card", "{player} draws {n} creature cards", n
+            )
+        else:
+            text = _.ngettext(
+                "{player} draws {n} destiny card", "{player} draws {n} destiny cards", n
+            )
+        return text.format(player=who, n=n)
     if k == "drew_cards":
-        return f"  (seat {d['seat']} drew {', '.join(d['cards'])})"
+        return _("  ({player} drew {cards})").format(player=who, cards=_cards(d["cards"]))
     if k == "deck_rebuilt":
-        return f"The {d['deck']} deck is rebuilt from its graveyard ({d['size']} cards)"
+        n = int(d["size"])
+        if d.get("deck") == "creature":
+            text = _.ngettext(
+                "The creature deck is rebuilt from its graveyard ({n} card)",
+                "The creature deck is rebuilt from its graveyard ({n} cards)",
+                n,
+            )
+        else:
+            text = _.ngettext(
+                "The destiny deck is rebuilt from its graveyard ({n} card)",
+                "The destiny deck is rebuilt from its graveyard ({n} cards)",
+                n,
+            )
+        return text.format(n=n)
     if k == "discarded":
-        return f"Seat {d['seat']} discards {d['card']} (hand limit)"
+        return _("{player} discards {card} (hand limit)").format(player=who, card=d["card"])
     if k == "tactics":
-        return "Tactics: place creatures and destiny cards face down"
+        return _("Tactics: everyone places creatures and destiny cards face down")
     if k == "placing":
-        return f"  (seat {d['seat']} places {d['card']} on the {d['lane']})"
+        return _("  ({player} places {card} on the {lane})").format(
+            player=who, card=d["card"], lane=lane_text(d["lane"])
+        )
     if k == "setting":
-        return f"  (seat {d['seat']} sets {d['card']} face down)"
+        return _("  ({player} sets {card} face down)").format(player=who, card=d["card"])
     if k == "ready":
-        return f"Seat {d['seat']} is ready"
+        return _("{player} is ready").format(player=who)
     if k == "face_down":
-        lanes = ", ".join(d["lanes"]) or "no lane"
-        return f"Seat {d['seat']}: creatures on {lanes}, {d['destiny']} destiny card(s) face down"
+        lanes = [lane_text(x) for x in d.get("lanes", [])]
+        n = int(d.get("destiny", 0))
+        if not lanes:
+            text = _.ngettext(
+                "{player}: no creature, {n} destiny card face down",
+                "{player}: no creature, {n} destiny cards face down",
+                n,
+            )
+            return text.format(player=who, n=n)
+        text = _.ngettext(
+            "{player}: creatures face down on {lanes}, {n} destiny card",
+            "{player}: creatures face down on {lanes}, {n} destiny cards",
+            n,
+        )
+        return text.format(player=who, lanes=_and(lanes), n=n)
     if k == "window":
-        return f"INSTANT window ({d['what']})"
+        if d.get("what") == "battle":
+            return _("INSTANT window before the battle: each player may cast an INSTANT or pass")
+        return _("INSTANT window after the Tactics: each player may cast an INSTANT or pass")
     if k == "revealed":
-        return "All cards are turned face up"
+        shown = [
+            creature(c.get("card"), c.get("slot"), names)
+            for c in d.get("creatures", [])
+            if isinstance(c, Mapping)
+        ]
+        destiny = [
+            _("{player}: {cards}").format(player=_seat(int(s), names), cards=_cards(cards))
+            for s, cards in (d.get("destiny") or {}).items()
+            if cards
+        ]
+        return _("All cards are turned face up. Creatures: {creatures}. Destiny: {destiny}").format(
+            creatures=", ".join(shown) or _("none"), destiny="; ".join(destiny) or _("none")
+        )
     if k == "reveal_ability":
-        return f"REVEAL: {d['card']} on {_slot(d['slot'])}"
+        return _("REVEAL: {creature}").format(creature=creature(d["card"], d["slot"], names))
     if k == "paid":
-        return f"Seat {d['seat']} pays {d['cost']} for {d['card']}"
+        return _("{player} pays {cost} Telestarion for {card}").format(
+            player=who, cost=d["cost"], card=d["card"]
+        )
     if k == "unpaid":
-        return f"Seat {d['seat']} cannot pay for {d['card']}: it goes to the graveyard"
+        return _("{player} cannot pay for {card}: it goes to the destiny graveyard").format(
+            player=who, card=d["card"]
+        )
     if k == "activation":
-        return f"Activation: team {d['first_team']} acts first"
+        return _("Activation: {side} acts first (less vitality, or the dice)").format(
+            side=side(d.get("seats"), names, d.get("first_team"))
+        )
     if k == "ability":
-        return f"Seat {d['seat']}: ♦ {d['card']} ({d['lane']}){_aim(d['target'])}"
+        target = d.get("target", -1)
+        if isinstance(target, int) and target >= 0:
+            return _("{player} uses the ♦ ability of {card} ({lane}) on {target}").format(
+                player=who,
+                card=d["card"],
+                lane=lane_text(d["lane"]),
+                target=creature(d.get("target_card"), target, names),
+            )
+        return _("{player} uses the ♦ ability of {card} ({lane})").format(
+            player=who, card=d["card"], lane=lane_text(d["lane"])
+        )
     if k == "cast":
-        return f"Seat {d['seat']} casts {d['card']}{_aim(d['target'])}"
+        target = d.get("target", -1)
+        if isinstance(target, int) and target >= 0:
+            return _("{player} casts the INSTANT {card} on {target}").format(
+                player=who, card=d["card"], target=creature(d.get("target_card"), target, names)
+            )
+        return _("{player} casts the INSTANT {card}").format(player=who, card=d["card"])
     if k == "resolved":
-        return f"{d['card']} resolves{_aim(d['target'])}"
+        target = d.get("target", -1)
+        if isinstance(target, int) and target >= 0:
+            return _("{card} resolves on {target}").format(
+                card=d["card"], target=creature(d.get("target_card"), target, names)
+            )
+        return _("{card} resolves").format(card=d["card"])
     if k == "fizzled":
-        return f"{d['card']} lost its target and fizzles"
+        return _("{card} lost its target and fizzles").format(card=d["card"])
     if k == "countered":
-        return f"{d['card']} cancels {d['spell']}"
+        return _("{card} cancels {spell}").format(card=d["card"], spell=d["spell"])
     if k == "attached":
-        return f"Seat {d['seat']} fuses {d['card']} with {_slot(d['target'])}"
+        return _("{player} fuses {card} with {target}").format(
+            player=who, card=d["card"], target=creature(d.get("target_card"), d["target"], names)
+        )
     if k == "fired":
-        return f"Seat {d['seat']}'s {d['card']} fires"
+        return _("{player}'s {card} fires by itself").format(player=who, card=d["card"])
     if k == "passed":
-        return f"Seat {d['seat']} passes"
+        return _("{player} passes: no more activations this round").format(player=who)
+    if k == "challenged":
+        return _("CHALLENGE: {challenger} takes the damage aimed at {aimed} ({source})").format(
+            challenger=creature(d.get("card"), d["slot"], names),
+            aimed=creature(d.get("aimed_card"), d["aimed"], names),
+            source=src or "",
+        )
     if k == "damaged":
-        tox = " (TOXIN)" if d.get("toxin") else ""
-        victim = f"{d['card']} ({_slot(d['slot'])})" if d.get("card") else _slot(d["slot"])
-        if d.get("source"):  # the battle reads as who hit whom
-            return f"{d['source']} deals {d['amount']}{tox} to {victim}"
-        return f"{victim} takes {d['amount']}{tox}"
+        victim = creature(d.get("card"), d["slot"], names)
+        n = d["amount"]
+        if d.get("toxin"):
+            if src:
+                return _("{source} deals {n} to {victim} (TOXIN: it is fatal)").format(
+                    source=src, n=n, victim=victim
+                )
+            return _("{victim} takes {n} (TOXIN: it is fatal)").format(victim=victim, n=n)
+        if src:
+            return _("{source} deals {n} to {victim}").format(source=src, n=n, victim=victim)
+        return _("{victim} takes {n}").format(victim=victim, n=n)
     if k == "buffed":
-        return f"{_slot(d['slot'])} gets {d['attack']:+d}/{d['defence']:+d}{src}"
+        who_ = creature(d.get("card"), d["slot"], names)
+        atk, dfc = int(d["attack"]), int(d["defence"])
+        if atk and dfc:
+            text = _("{creature} gets {attack:+d} attack and {defence:+d} defence")
+        elif atk:
+            text = _("{creature} gets {attack:+d} attack")
+        else:
+            text = _("{creature} gets {defence:+d} defence")
+        return _by(text.format(creature=who_, attack=atk, defence=dfc), src)
     if k == "granted":
-        return f"{_slot(d['slot'])} gains {d['keyword']}{src}"
+        return _by(
+            _("{creature} gains {keyword}").format(
+                creature=creature(d.get("card"), d["slot"], names),
+                keyword=keyword_text(d["keyword"]),
+            ),
+            src,
+        )
     if k == "healed":
-        return f"{_slot(d['slot'])} heals {d['amount']}{src}"
+        return _by(
+            _("{creature} heals {n}").format(
+                creature=creature(d.get("card"), d["slot"], names), n=d["amount"]
+            ),
+            src,
+        )
     if k == "destroyed":
-        return f"{_slot(d['slot'])} is destroyed{src}"
+        return _by(
+            _("{creature} is destroyed").format(creature=creature(d.get("card"), d["slot"], names)),
+            src,
+        )
     if k == "moved":
-        return f"Seat {d['seat']}: creature moves {LANES[d['src']]} → {LANES[d['dest']]}{src}"
+        card = d.get("card")
+        if card:
+            text = _("{player}'s {card} moves from the {src} to the {dest}").format(
+                player=who, card=card, src=lane_text(d["src"]), dest=lane_text(d["dest"])
+            )
+        else:
+            text = _("{player}'s face-down creature moves from the {src} to the {dest}").format(
+                player=who, src=lane_text(d["src"]), dest=lane_text(d["dest"])
+            )
+        return _by(text, src)
     if k == "returned":
         if "card" not in d:
-            return f"The face-down creature on {_slot(d['slot'])} returns to its owner's hand"
-        return f"{d['card']} returns to its owner's hand"
-    if k == "returned_card":
-        return f"  (it was {d['card']})"
-    if k == "died":
-        return f"{d['card']} ({_slot(d['slot'])}) dies"
-    if k == "gain":
-        return f"Seat {d['seat']} gains {d['amount']} Telestarion{src}"
-    if k == "vitality":
-        return f"Team {d['team']} vitality {d['delta']:+d} → {d['vitality']}{src}"
-    if k == "battle":
-        return "Battle!"
-    if k == "summary":
-        if d["winner"] < 0:
-            return (
-                f"Round drawn (creatures left: {_per_team(d['alive'])}; "
-                f"defence: {_per_team(d['defence'])})"
+            return _("The face-down creature on {place} returns to its owner's hand").format(
+                place=place(d["slot"], names)
             )
-        bonus = f" +{d['bonus']}" if d.get("bonus") else ""
-        return (
-            f"Team {d['winner']} wins the round (creatures left: {_per_team(d['alive'])}); "
-            f"damage dice {_numbers(d['dice'])}{bonus}"
+        return _("{creature} returns to its owner's hand").format(
+            creature=creature(d["card"], d["slot"], names)
         )
+    if k == "returned_card":
+        return _("  (it was {card})").format(card=d["card"])
+    if k == "died":
+        return _("{creature} dies and goes to the creature graveyard").format(
+            creature=creature(d["card"], d["slot"], names)
+        )
+    if k == "gain":
+        return _by(_("{player} gains {n} Telestarion").format(player=who, n=d["amount"]), src)
+    if k == "vitality":
+        delta = int(d["delta"])
+        whose = side(d.get("seats"), names, d.get("team"))
+        before = d.get("before", int(d["vitality"]) - delta)
+        if delta < 0:
+            text = _("{side} loses {n} vitality: {before} → {after}").format(
+                side=whose, n=-delta, before=before, after=d["vitality"]
+            )
+        else:
+            text = _("{side} regains {n} vitality: {before} → {after}").format(
+                side=whose, n=delta, before=before, after=d["vitality"]
+            )
+        return _by(text, src)
+    if k == "battle":
+        return _("Battle! Creatures strike the creatures facing them")
+    if k == "summary":
+        return _summary(d, names)
     if k == "game_over":
         w = d["winner"]
-        return "The game ends in a draw" if w < 0 else f"Team {w} wins the game"
-    parts = " ".join(f"{a}={b}" for a, b in d.items())
-    return f"{k} {parts}".strip()
+        teams = d.get("teams") or [None, None]
+        if w < 0:
+            return _("The game ends in a draw")
+        return _("{side} wins the game").format(side=side(teams[w], names, w))
+    parts = ", ".join(f"{a} {b}" for a, b in d.items() if not isinstance(b, list | dict))
+    return f"{k.replace('_', ' ')}: {parts}" if parts else k.replace("_", " ")
+
+
+def _summary(d: Mapping[str, Any], names: Names) -> str:
+    teams = d.get("teams") or [None, None]
+    alive = list(d.get("alive") or [0, 0])
+    defence = list(d.get("defence") or [0, 0])
+    w = d["winner"]
+    if w < 0:
+        return _(
+            "Summary: the round is drawn ({a} creatures against {b}, defence {da} against {db})"
+        ).format(a=alive[0], b=alive[1], da=defence[0], db=defence[1])
+    dice = [int(x) for x in d.get("dice") or []]
+    bonus = int(d.get("bonus") or 0)
+    won = _.ngettext(
+        "Summary: {side} wins the round with {n} creature left against {m}",
+        "Summary: {side} wins the round with {n} creatures left against {m}",
+        alive[w],
+    ).format(side=side(teams[w], names, w), n=alive[w], m=alive[w ^ 1])
+    if alive[0] == alive[1]:
+        won = _("{won} (more defence: {d} against {e})").format(
+            won=won, d=defence[w], e=defence[w ^ 1]
+        )
+    total = sum(dice) + bonus
+    rolled = " + ".join(map(str, dice)) or "0"
+    if bonus:
+        return _("{won}; damage: dice {dice} + leader bonus {bonus} = {total}").format(
+            won=won, dice=rolled, bonus=bonus, total=total
+        )
+    return _("{won}; damage: dice {dice} = {total}").format(won=won, dice=rolled, total=total)

@@ -14,12 +14,39 @@ left flank faces the opponent's right flank: the opposite slot of
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from .cards import LANES, Ability, CardDef, Effect, keyword_names
+from bestiary.engine import EventLog
+from bestiary.i18n import N_, domain
 
-if TYPE_CHECKING:
-    from .rules import MeatState
+from .cards import Ability, CardDef, Effect, LeaderDef, keyword_names
+
+_ = domain("meat", __file__)
+
+
+class MeatState(Protocol):
+    """What the effects read and change of a match (``rules.MeatState`` is one).
+    A protocol, so that this module imports nothing above it: rules.py imports
+    effects.py, never the other way round."""
+
+    players: int
+    field: list[int]
+    tel: list[int]
+    dmg: list[int]
+    atk_mod: list[int]
+    def_mod: list[int]
+    kw_extra: list[int]
+    doomed: list[bool]
+    log: EventLog
+
+    @property
+    def over(self) -> bool: ...
+    def draw(self, seat: int, creature: bool, count: int) -> None: ...
+    def change_vitality(self, team: int, delta: int, source: str) -> None: ...
+    def hurt(self, slot: int, amount: int, toxin: bool, source: str) -> None: ...
+    def move(self, slot: int, lane: int, source: str) -> None: ...
+    def leave_field(self, slot: int, to_hand: bool = False) -> None: ...
+    def shown_name(self, slot: int) -> str | None: ...
 
 
 def opposite(slot: int) -> int:
@@ -87,6 +114,8 @@ def run(
     zadane przez ISTOTĘ posiadającą tę zdolność są zawsze śmiertelne").
     """
     for e in effects:
+        if state.over:
+            return  # "rozgrywka kończy się": a finished game changes no more
         do, to = e.do, e.to
         if do == "draw":
             state.draw(seat, e.kind == "creature", e.amount)
@@ -115,17 +144,32 @@ def apply_to_creature(state: MeatState, e: Effect, slot: int, toxin: bool, sourc
     elif do == "heal":
         healed = min(e.amount, state.dmg[iid])
         state.dmg[iid] -= healed
-        state.log.emit("healed", slot=slot, amount=healed, source=source)
+        state.log.emit(
+            "healed", slot=slot, card=state.shown_name(slot), amount=healed, source=source
+        )
     elif do == "buff":
         state.atk_mod[iid] += e.attack
         state.def_mod[iid] += e.defence
-        state.log.emit("buffed", slot=slot, attack=e.attack, defence=e.defence, source=source)
+        state.log.emit(
+            "buffed",
+            slot=slot,
+            card=state.shown_name(slot),
+            attack=e.attack,
+            defence=e.defence,
+            source=source,
+        )
     elif do == "grant":
         state.kw_extra[iid] |= e.keyword
-        state.log.emit("granted", slot=slot, keyword=keyword_names(e.keyword)[0], source=source)
+        state.log.emit(
+            "granted",
+            slot=slot,
+            card=state.shown_name(slot),
+            keyword=keyword_names(e.keyword)[0],
+            source=source,
+        )
     elif do == "destroy":
         state.doomed[iid] = True
-        state.log.emit("destroyed", slot=slot, source=source)
+        state.log.emit("destroyed", slot=slot, card=state.shown_name(slot), source=source)
     elif do == "move":
         state.move(slot, e.lane, source)
     elif do == "return":
@@ -133,53 +177,74 @@ def apply_to_creature(state: MeatState, e: Effect, slot: int, toxin: bool, sourc
 
 
 # --------------------------------------------------------------------------- text
+# A card's rules text, generated from its data in the current language (the
+# manual's own words in Polish: ISTOTA, WITALNOŚĆ, TELESTARION, ODKRYCIE …).
 _TO_TEXT = {
-    "target": "the target",
-    "self": "this creature",
-    "opposite": "the creature opposite",
-    "adjacent_allies": "your creatures beside it",
-    "all_allies": "all your creatures",
-    "all_enemies": "all creatures of your opponent",
-    "enemy_team": "the opposing side's vitality",
-    "own_team": "your side's vitality",
-    "me": "you",
-    "spell": "the spell it answers",
+    "target": N_("the target"),
+    "self": N_("this creature"),
+    "opposite": N_("the creature opposite"),
+    "adjacent_allies": N_("your creatures beside it"),
+    "all_allies": N_("all your creatures"),
+    "all_enemies": N_("all creatures of your opponent"),
+    "enemy_team": N_("the opposing side's vitality"),
+    "own_team": N_("your side's vitality"),
+    "me": N_("you"),
+    "spell": N_("the spell it answers"),
 }
 _TARGET_TEXT = {
-    "creature": "any creature",
-    "enemy": "an enemy creature",
-    "ally": "a creature of your team",
-    "own": "one of your creatures",
+    "creature": N_("any creature"),
+    "enemy": N_("an enemy creature"),
+    "ally": N_("a creature of your team"),
+    "own": N_("one of your creatures"),
 }
+_LANE_TEXT = (N_("left flank"), N_("front"), N_("right flank"))
+_KEYWORD_TEXT = {
+    "REFLEX": N_("REFLEX"),
+    "TOXIN": N_("TOXIN"),
+    "CLEAVE": N_("CLEAVE"),
+    "CHALLENGE": N_("CHALLENGE"),
+}
+
+
+def _kws(mask: int) -> list[str]:
+    return [_(_KEYWORD_TEXT[k]) for k in keyword_names(mask)]
 
 
 def effect_text(e: Effect) -> str:
-    to = _TO_TEXT.get(e.to, e.to)
+    to = _(_TO_TEXT[e.to]) if e.to in _TO_TEXT else e.to
     if e.do == "damage":
-        return f"deal {e.amount} damage to {to}"
+        return _("deal {n} damage to {to}").format(n=e.amount, to=to)
     if e.do == "heal":
-        return f"heal {e.amount} on {to}"
+        return _("heal {n} on {to}").format(n=e.amount, to=to)
     if e.do == "buff":
-        parts = []
-        if e.attack:
-            parts.append(f"{e.attack:+d} attack")
-        if e.defence:
-            parts.append(f"{e.defence:+d} defence")
-        return f"{' and '.join(parts) or 'nothing'} to {to}"
+        if e.attack and e.defence:
+            text = _("{attack:+d} attack and {defence:+d} defence to {to}")
+        elif e.attack:
+            text = _("{attack:+d} attack to {to}")
+        elif e.defence:
+            text = _("{defence:+d} defence to {to}")
+        else:
+            text = _("nothing to {to}")
+        return text.format(attack=e.attack, defence=e.defence, to=to)
     if e.do == "grant":
-        return f"{to} gains {keyword_names(e.keyword)[0]}"
+        return _("{to} gains {keyword}").format(to=to, keyword=(_kws(e.keyword) or ["?"])[0])
     if e.do == "draw":
-        return f"draw {e.amount} {e.kind} card{'s' if e.amount > 1 else ''}"
+        if e.kind == "creature":
+            text = _.ngettext("draw {n} creature card", "draw {n} creature cards", e.amount)
+        else:
+            text = _.ngettext("draw {n} destiny card", "draw {n} destiny cards", e.amount)
+        return text.format(n=e.amount)
     if e.do == "gain":
-        return f"gain {e.amount} Telestarion"
+        return _("gain {n} Telestarion").format(n=e.amount)
     if e.do == "destroy":
-        return f"destroy {to}"
+        return _("destroy {to}").format(to=to)
     if e.do == "move":
-        return f"move {to} to the {LANES[e.lane]} lane"
+        lane = _(_LANE_TEXT[e.lane]) if 0 <= e.lane < 3 else str(e.lane)
+        return _("move {to} to the {lane}").format(to=to, lane=lane)
     if e.do == "return":
-        return f"return {to} to its owner's hand"
+        return _("return {to} to its owner's hand").format(to=to)
     if e.do == "counter":
-        return "cancel the spell it answers"
+        return _("cancel the spell it answers")
     return e.do
 
 
@@ -188,35 +253,71 @@ def _effects_text(effects: Iterable[Effect]) -> str:
 
 
 def _ability_text(a: Ability) -> str:
-    aim = f" (target: {_TARGET_TEXT[a.target]})" if a.target else ""
-    return f"♦{a.cost}{aim}: {_effects_text(a.effects)}"
+    if a.target:
+        return _("♦{cost} (target: {target}): {effects}").format(
+            cost=a.cost, target=_(_TARGET_TEXT[a.target]), effects=_effects_text(a.effects)
+        )
+    return _("♦{cost}: {effects}").format(cost=a.cost, effects=_effects_text(a.effects))
 
 
 def card_text(d: CardDef) -> str:
-    """An English rules text generated from the card's data."""
+    """A rules text generated from the card's data, in the current language."""
     parts: list[str] = []
     if d.type == "creature":
-        parts += keyword_names(d.keywords)
+        parts += _kws(d.keywords)
         if d.reveal:
-            parts.append(f"REVEAL: {_effects_text(d.reveal)}")
+            parts.append(_("REVEAL: {effects}").format(effects=_effects_text(d.reveal)))
         if d.ability:
             parts.append(_ability_text(d.ability))
         if d.death:
-            parts.append(f"On death: {_effects_text(d.death)}")
+            parts.append(_("On death: {effects}").format(effects=_effects_text(d.death)))
     elif d.type == "equipment":
-        kws = keyword_names(d.keywords)
-        head = "FUSION" if d.fusion else "Equipment"
-        whom = _TARGET_TEXT.get(d.target, d.target)
+        kws = _kws(d.keywords)
+        whom = _(_TARGET_TEXT[d.target]) if d.target in _TARGET_TEXT else d.target
         stats = f"{d.attack:+d}/{d.defence:+d}"
-        parts.append(
-            f"{head}: attach to {whom}; it gets {stats}" + (f", {', '.join(kws)}" if kws else "")
-        )
+        if d.fusion and kws:
+            text = _("FUSION: attach to {whom}; it gets {stats}, {keywords}")
+        elif d.fusion:
+            text = _("FUSION: attach to {whom}; it gets {stats}")
+        elif kws:
+            text = _("Equipment: attach to {whom}; it gets {stats}, {keywords}")
+        else:
+            text = _("Equipment: attach to {whom}; it gets {stats}")
+        parts.append(text.format(whom=whom, stats=stats, keywords=", ".join(kws)))
         if d.ability:
-            parts.append(f"it gains {_ability_text(d.ability)}")
+            parts.append(_("it gains {ability}").format(ability=_ability_text(d.ability)))
     else:
         if d.instant:
-            parts.append("INSTANT")
-        when = {"battle": "When the battle begins: ", "ally_dies": "When your creature dies: "}
-        aim = f"Target {_TARGET_TEXT[d.target]}. " if d.target else ""
-        parts.append(when.get(d.on, "") + aim + _effects_text(d.effects))
+            parts.append(_("INSTANT"))
+        effects = _effects_text(d.effects)
+        if d.target:
+            effects = _("Target {target}. {effects}").format(
+                target=_(_TARGET_TEXT[d.target]), effects=effects
+            )
+        if d.on == "battle":
+            effects = _("When the battle begins: {effects}").format(effects=effects)
+        elif d.on == "ally_dies":
+            effects = _("When your creature dies: {effects}").format(effects=effects)
+        parts.append(effects)
     return ". ".join(parts)
+
+
+def leader_text(x: LeaderDef) -> str:
+    """What a leader's passive ability does, in the current language."""
+    if x.passive == "faction_stat":
+        return _("Your {faction} creatures get {attack:+d}/{defence:+d}").format(
+            faction=x.faction, attack=x.attack, defence=x.defence
+        )
+    if x.passive == "telestarion":
+        return _("Take {n} more Telestarion in every Opening").format(n=x.amount)
+    if x.passive == "destiny_draw":
+        return _.ngettext(
+            "Draw {n} more destiny card every round",
+            "Draw {n} more destiny cards every round",
+            x.amount,
+        ).format(n=x.amount)
+    if x.passive == "summary_bonus":
+        return _("A won round deals {n} more damage (if you have a creature left)").format(
+            n=x.amount
+        )
+    return _("Your first draft pick of each round costs {n} less").format(n=x.amount)

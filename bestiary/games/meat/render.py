@@ -1,63 +1,117 @@
 """Rich rendering of a seat's view for ``bestiary play meat``: both sides'
-three lanes face to face, vitality, Telestarion, the hand, the draft row,
-the stack during INSTANT windows and the latest log lines.
+three lanes face to face, vitality, Telestarion, the leaders and what they do,
+the hand and the draft row with each card's cost, stats and text, the stack
+during INSTANT windows and the latest log lines — in the current language.
 
 Card and leader names may come from a designer's file: they are always put
 in ``Text`` objects (literal text), never in strings Rich reads as markup."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, SupportsIndex, overload
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from bestiary.engine.events import seat_label
+from bestiary.i18n import N_, domain, language
+
 from .cards import LANES, load_cards
+from .describe import lane_text, side
+from .effects import card_text, leader_text
+
+_ = domain("meat", __file__)
+
+
+class _Help(Mapping[str, str]):
+    """``verb -> help`` in the language current when it is read."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._texts = dict(texts)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._texts[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+
+class _Lines(tuple[str, ...]):
+    """Legend lines in the language current when they are read."""
+
+    def __iter__(self) -> Iterator[str]:
+        return (_(line) for line in tuple.__iter__(self))
+
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, i: SupportsIndex | slice) -> str | tuple[str, ...]:
+        got = tuple.__getitem__(self, i)
+        return tuple(_(x) for x in got) if isinstance(got, tuple) else _(got)
+
 
 # For the CLI's `help` and `legend` (bestiary/cli/prompt.py reads these names).
-ACTION_HELP = {
-    "leader": "choose your leader: its ability lasts the whole game (`card NAME` for more)",
-    "draft": "take a card from the draft row into your hand, paying its cost in Telestarion",
-    "place": "put a creature face down on a lane: left flank, front or right flank",
-    "set": "put a destiny card face down; you pay its cost when it is revealed",
-    "done": "finish placing your cards for this round",
-    "discard": "you hold more than the hand limit: throw a card away",
-    "pass": "do nothing more in this window (the window closes when everyone passes)",
-    "cast": "play an INSTANT destiny card from your hand now",
-    "resolve": "use one of your face-up destiny cards now",
-    "ability": "use a creature's ♦ ability (pay its cost in Telestarion)",
-    "pay": "pay for a revealed destiny card (unpaid cards go to the graveyard)",
-}
-LEGEND = [
-    "attack/defence, e.g. 3/4: a creature's attack and defence now",
-    "-N after a face-down card: damage it has taken",
-    "♦N: the creature has an ability costing N Telestarion; ✓: used this round",
-    "+Name under a creature: equipment fused with it",
-    "REF, TOX, CLE, CHA: the keywords REFLEX, TOXIN, CLEAVE, CHALLENGE",
-    "▮: a face-down destiny card",
-    "Telestarion: the currency you draft and pay with; vitality: a team's life (0 loses)",
-]
+ACTION_HELP: Mapping[str, str] = _Help(
+    {
+        "leader": N_("choose your leader: its ability lasts the whole game (`card NAME` for more)"),
+        "draft": N_(
+            "take a card from the draft row into your hand, paying its cost in Telestarion"
+        ),
+        "place": N_("put a creature face down on a lane: left flank, front or right flank"),
+        "set": N_("put a destiny card face down; you pay its cost when it is revealed"),
+        "done": N_("finish placing your cards for this round"),
+        "discard": N_("you hold more than the hand limit: throw a card away"),
+        "pass": N_("do nothing more in this window (the window closes when everyone passes)"),
+        "cast": N_("play an INSTANT destiny card from your hand now"),
+        "resolve": N_("use one of your face-up destiny cards now"),
+        "ability": N_("use a creature's ♦ ability (pay its cost in Telestarion)"),
+        "pay": N_("pay for a revealed destiny card (unpaid cards go to the graveyard)"),
+    }
+)
+LEGEND: tuple[str, ...] = _Lines(
+    (
+        N_("attack/defence, e.g. 3/4: a creature's attack and defence now"),
+        N_("-N after a face-down card: damage it has taken"),
+        N_("♦N: the creature has an ability costing N Telestarion; ✓: used this round"),
+        N_("+Name under a creature: equipment fused with it"),
+        N_("REF, TOX, CLE, CHA: the keywords REFLEX, TOXIN, CLEAVE, CHALLENGE"),
+        N_("▮: a face-down destiny card"),
+        N_("Telestarion: the currency you draft and pay with; vitality: a team's life (0 loses)"),
+    )
+)
 
 
 def _catalog_by_name() -> dict[str, Mapping[str, Any]]:
-    """Card and leader texts of the shipped card set, by name. The view carries
-    names only; a designer's own cards that are not in it show by name alone."""
-    global _TEXTS
-    if _TEXTS is None:
-        from .catalog import catalog
-
+    """Card and leader texts of the shipped card set, by name, in the current
+    language. The view carries names only; a designer's own cards that are not
+    in it show by name alone."""
+    lang = language()
+    if lang not in _TEXTS:
         try:
-            cat = catalog(load_cards(None))
+            cs = load_cards(None)
         except Exception:  # texts are a courtesy: the table still renders without them
-            cat = {}
-        _TEXTS = {r["name"]: r for k in ("creatures", "destiny", "leaders") for r in cat.get(k, [])}
-    return _TEXTS
+            _TEXTS[lang] = {}
+            return _TEXTS[lang]
+        texts: dict[str, Mapping[str, Any]] = {}
+        for d in cs.defs:
+            rec: dict[str, Any] = {"name": d.name, "cost": d.cost, "text": card_text(d)}
+            if d.is_creature:
+                rec.update(faction=d.faction, attack=d.attack, defence=d.defence)
+            texts[d.name] = rec
+        for x in cs.leaders:
+            texts[x.name] = {"name": x.name, "text": leader_text(x)}
+        _TEXTS[lang] = texts
+    return _TEXTS[lang]
 
 
-_TEXTS: dict[str, Mapping[str, Any]] | None = None
+_TEXTS: dict[str, dict[str, Mapping[str, Any]]] = {}
 
 
 def card_summary(name: str) -> str:
@@ -67,7 +121,7 @@ def card_summary(name: str) -> str:
         return ""
     bits = []
     if "cost" in rec:
-        bits.append(f"cost {rec['cost']}")
+        bits.append(_("cost {n}").format(n=rec["cost"]))
     if "faction" in rec:
         bits.append(f"{rec['attack']}/{rec['defence']}")
     if rec.get("text"):
@@ -76,11 +130,11 @@ def card_summary(name: str) -> str:
 
 
 def _cards_table(title: str, names: Sequence[str]) -> Table:
-    t = Table(title=title, title_justify="left", expand=False)
-    t.add_column("card")
-    t.add_column("cost", justify="right")
-    t.add_column("atk/def")
-    t.add_column("what it does")
+    t = Table(title=Text(title), title_justify="left", expand=False)
+    t.add_column(_("card"))
+    t.add_column(_("cost"), justify="right")
+    t.add_column(_("atk/def"))
+    t.add_column(_("what it does"))
     # In card-list order, the order the terminal lists the moves in (the action
     # space follows the card list), so row N of a table and choice N agree.
     order = {n: i for i, n in enumerate(_catalog_by_name())}
@@ -91,20 +145,33 @@ def _cards_table(title: str, names: Sequence[str]) -> Table:
     return t
 
 
+def _names(view: Mapping[str, Any]) -> list[str] | None:
+    names = view.get("names")
+    return list(names) if isinstance(names, list | tuple) else None
+
+
+def _who(view: Mapping[str, Any], seat: int) -> str:
+    return seat_label(seat, _names(view))
+
+
 def _slot_name(view: Mapping[str, Any], seat: int, lane: int) -> str:
-    """What stands on a slot, from ``view``'s seat: ``Rzeźnik on seat 1's front``."""
+    """What stands on a slot, from ``view``'s seat: ``Rzeźnik (3/4) on Bob's front``."""
     me = view.get("seat")
-    whose = "your" if seat == me else f"seat {seat}'s"
-    where = f"{whose} {LANES[lane]}"
+    if seat == me:
+        where = _("your {lane}").format(lane=lane_text(lane))
+    else:
+        where = _("{player}'s {lane}").format(player=_who(view, seat), lane=lane_text(lane))
     try:
         c = view["field"][seat]["creatures"][lane]
     except (KeyError, IndexError, TypeError):
         return where
     if c is None:
-        return f"the empty {where}"
+        return _("the empty {place}").format(place=where)
     if "card" not in c:
-        return f"the face-down creature on {where}"
-    return f"{c['card']} ({c['attack']}/{c['defence']}) on {where}"
+        return _("the face-down creature on {place}").format(place=where)
+    return _("{card} ({attack}/{defence}) on {place}").format(
+        card=c["card"], attack=c["attack"], defence=c["defence"], place=where
+    )
 
 
 def action_label(view: Mapping[str, Any], text: str) -> str:
@@ -115,16 +182,23 @@ def action_label(view: Mapping[str, Any], text: str) -> str:
     verb, rest = words[0], " ".join(words[1:])
     extra = ""
     if at:
-        seat_txt, _, lane_txt = target.partition(" ")
+        seat_txt, _sep, lane_txt = target.partition(" ")
         if seat_txt.isdigit() and lane_txt in LANES:
             extra = f" → {_slot_name(view, int(seat_txt), LANES.index(lane_txt))}"
     if verb == "ability" and rest in LANES:
         me = view.get("seat")
         if isinstance(me, int):
             return f"{text}  ({_slot_name(view, me, LANES.index(rest))}{extra})"
-    if verb == "leader":  # no table lists the leaders: say what each one does
-        summary = card_summary(rest)
-        return f"{text}  ({summary})" if summary else text
+    if verb in ("leader", "draft", "set", "cast", "resolve", "pay"):
+        name = rest.split(" @ ")[0]
+        summary = card_summary(name)
+        if summary:
+            return f"{text}{extra}  ({summary})"
+    if verb == "place":
+        name, _sep, lane = rest.rpartition(" ")
+        summary = card_summary(name) if lane in LANES else ""
+        if summary:
+            return f"{text}  ({summary})"
     return f"{text}{extra}"
 
 
@@ -132,8 +206,10 @@ def _cell(c: Mapping[str, Any] | None) -> Text:
     if c is None:
         return Text("—", style="dim")
     if "card" not in c:
-        dmg = f" -{c['damage']}" if c["damage"] else ""
-        return Text(f"[face down]{dmg}", style="magenta")
+        t = Text(_("[face down]"), style="magenta")
+        if c["damage"]:
+            t.append(f" -{c['damage']}", style="magenta")
+        return t
     kws = " ".join(k[:3] for k in c["keywords"])
     t = Text(c["card"], style="bold" if c["face_up"] else "italic")
     t.append(f"\n{c['attack']}/{c['defence']}", style="cyan")
@@ -144,84 +220,140 @@ def _cell(c: Mapping[str, Any] | None) -> Text:
     if c.get("equipment"):
         t.append("\n+" + ", ".join(c["equipment"]), style="dim")
     if not c["face_up"]:
-        t.append(" (face down)", style="dim")
+        t.append(" " + _("(face down)"), style="dim")
     return t
 
 
 def _teams_line(view: Mapping[str, Any]) -> str:
-    """``your team (seats 0, 2): 25 · their team (seats 1, 3): 22`` — who is who in 2v2/3v3."""
+    """``your side (Ala): 25 · the other side (Bob): 22`` — who is who, 1v1 to 3v3."""
     n, mine = view["players"], view.get("team")
+    names = _names(view)
     parts = []
     for team in (0, 1):
-        seats = ", ".join(str(s) for s in range(team, n, 2))
-        name = "your team" if team == mine else ("their team" if mine is not None else "")
-        label = f"{name} (team {team}, seat{'s' if n > 2 else ''} {seats})".strip()
-        parts.append(f"{label}: {view['vitality'][team]}")
+        who = side(list(range(team, n, 2)), names, team)
+        if team == mine:
+            text = _("your side ({players}): {vitality}")
+        elif mine is not None:
+            text = _("the other side ({players}): {vitality}")
+        else:
+            text = _("{players}: {vitality}")
+        parts.append(text.format(players=who, vitality=view["vitality"][team]))
     return " · ".join(parts)
 
 
-def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
+_PHASES = {
+    "leaders": N_("choosing leaders"),
+    "draft": N_("Opening: draft"),
+    "hand limit": N_("Opening: hand limit"),
+    "tactics": N_("Tactics"),
+    "instants": N_("INSTANT window"),
+    "activation": N_("Activation"),
+    "responses": N_("answering an INSTANT"),
+    "over": N_("game over"),
+    "paying": N_("Activation: paying for destiny cards"),
+}
+_STATUS = {
+    "face down": N_("face down"),
+    "paid": N_("paid"),
+    "armed": N_("armed"),
+    "unpaid": N_("unpaid"),
+}
+
+
+def _board(view: Mapping[str, Any]) -> Table:
     seat = view["seat"]
     n = view["players"]
-    head = Text()
-    head.append(f"Round {view['round']} · {view['phase']}", style="bold")
-    head.append(" · vitality " + _teams_line(view))
-    if view["to_act"]:
-        head.append(f" · waiting for seat(s) {', '.join(map(str, view['to_act']))}", style="dim")
-    parts: list[RenderableType] = [head]
-    board = Table(title="Battlefield (each pair faces across; your left flank faces their right)")
-    board.add_column("seat")
-    for lane in ("your left flank ↔ their right", "front", "your right flank ↔ their left"):
-        board.add_column(lane)
-    board.add_column("destiny")
-    pairs = [(s, s ^ 1) for s in range(0, n, 2)]
-    for a, b in pairs:
+    board = Table(
+        title=_("Battlefield (each pair faces across; your left flank faces their right)")
+    )
+    board.add_column(_("player"))
+    board.add_column(_("left flank ↔ their right flank"))
+    board.add_column(_("front"))
+    board.add_column(_("right flank ↔ their left flank"))
+    board.add_column(_("destiny"))
+    for a, b in [(s, s ^ 1) for s in range(0, n, 2)]:
         for s in (b, a):  # the opponent on top, mirrored so that facing lanes line up
             f = view["field"][s]
             cells = [_cell(c) for c in f["creatures"]]
             if s == b:
                 cells = cells[::-1]
-            who = f"seat {s} (team {s & 1})" + (" ← you" if s == seat else "")
-            who += f"\n{view['leaders'][s] or 'no leader yet'}"
-            who += f"\nTelestarion {view['telestarion'][s]} · hand {view['hand_sizes'][s]}"
-            dest = ", ".join(d.get("card", "▮") + f" ({d['status']})" for d in f["destiny"])
-            board.add_row(Text(who), *cells, Text(dest or "—"))
+            who = Text(_who(view, s) + (" " + _("(you)") if s == seat else ""), style="bold")
+            lead = view["leaders"][s]
+            who.append("\n")
+            who.append(lead or _("no leader yet"))
+            who.append(
+                "\n"
+                + _("Telestarion {tel} · hand {hand}").format(
+                    tel=view["telestarion"][s], hand=view["hand_sizes"][s]
+                )
+            )
+            dest = Text()
+            for i, d in enumerate(f["destiny"]):
+                if i:
+                    dest.append(", ")
+                dest.append(d.get("card", "▮"))
+                dest.append(f" ({_(_STATUS.get(d['status'], d['status']))})")
+            board.add_row(who, *cells, dest if f["destiny"] else Text("—"))
         board.add_section()
-    parts.append(board)
+    return board
+
+
+def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
+    seat = view["seat"]
+    head = Text()
+    phase = _(_PHASES.get(view["phase"], view["phase"]))
+    head.append(_("Round {n} · {phase}").format(n=view["round"], phase=phase), style="bold")
+    head.append(" · " + _("vitality") + " " + _teams_line(view))
+    if view["to_act"]:
+        waiting = ", ".join(_who(view, s) for s in view["to_act"])
+        head.append(" · " + _("waiting for {players}").format(players=waiting), style="dim")
+    parts: list[RenderableType] = [head, _board(view)]
     for s, lead in enumerate(view["leaders"]):
         if lead:
             ability = _catalog_by_name().get(lead, {}).get("text", "")
-            line = Text(f"seat {s}" + (" (you)" if s == seat else "") + f": leader {lead}")
-            line.append(f" — {ability}" if ability else "", style="dim")
+            line = Text(_("Leader of {player}: ").format(player=_who(view, s)))
+            line.append(lead, style="bold")
+            if ability:
+                line.append(f" — {ability}", style="dim")
             parts.append(line)
     if view["draft_row"]:
-        parts.append(_cards_table("Draft row", view["draft_row"]))
+        parts.append(_cards_table(_("Draft row"), view["draft_row"]))
     for s, cards in view["hands"].items():
-        mark = "Your hand" if str(seat) == s else f"Teammate seat {s}'s hand"
+        if str(seat) == s:
+            mark = _("Your hand")
+        else:
+            mark = _("Hand of your teammate {player}").format(player=_who(view, int(s)))
+        parts.append(
+            _cards_table(mark, cards) if cards else Text(_("{hand}: empty").format(hand=mark))
+        )
         pend = view["tactics"].get(s)
-        extra = ""
         if pend:
             lanes = ", ".join(
-                f"{c} on the {x}" for x, c in zip(LANES, pend["creatures"], strict=True) if c
+                _("{card} on the {lane}").format(card=c, lane=lane_text(x))
+                for x, c in zip(LANES, pend["creatures"], strict=True)
+                if c
             )
-            extra = (
-                f"\nThis round, face down so far: {lanes or 'no creature yet'}; "
-                f"destiny cards set: {', '.join(pend['destiny']) or 'none yet'}"
+            parts.append(
+                Text(
+                    _(
+                        "This round, face down so far: {creatures}; destiny cards set: {destiny}"
+                    ).format(
+                        creatures=lanes or _("no creature yet"),
+                        destiny=", ".join(pend["destiny"]) or _("none yet"),
+                    )
+                )
             )
-        parts.append(_cards_table(mark, cards) if cards else Text(f"{mark}: empty"))
-        if extra:
-            parts.append(Text(extra.strip()))
     if view["stack"]:
-        st = Table(title="Stack (last in resolves first)")
+        st = Table(title=_("Stack (last in resolves first)"))
         st.add_column("#")
-        st.add_column("seat")
-        st.add_column("spell")
-        st.add_column("target")
+        st.add_column(_("player"))
+        st.add_column(_("spell"))
+        st.add_column(_("target"))
         for i, e in enumerate(reversed(view["stack"])):
             t = e["target"]
             tgt = e["target_card"] or (_slot_name(view, t // 3, t % 3) if t >= 0 else "—")
-            st.add_row(str(i + 1), str(e["seat"]), Text(e["card"]), Text(tgt))
+            st.add_row(str(i + 1), Text(_who(view, e["seat"])), Text(e["card"]), Text(tgt))
         parts.append(st)
     if log:
-        parts.append(Panel(Text("\n".join(log[-14:])), title="Log"))
+        parts.append(Panel(Text("\n".join(log)), title=_("Log")))
     return Group(*parts)

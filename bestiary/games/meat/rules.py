@@ -57,22 +57,46 @@ from .cards import (
     CardSet,
     load_cards,
 )
-
-# Phases.
-P_LEADER, P_DRAFT, P_DISCARD, P_TACTICS, P_WINDOW, P_ACTIVATION, P_RESPOND, P_OVER, P_PAY = range(9)
-PHASE_NAMES = (
-    "leaders",
-    "draft",
-    "hand limit",
-    "tactics",
-    "instants",
-    "activation",
-    "responses",
-    "over",
-    "paying",
+from .phases import (  # re-exported: bots.py, observe.py and whatif.py read them here
+    D_ARMED,
+    D_ATTACHED,
+    D_DOWN,
+    D_NONE,
+    D_READY,
+    D_UNPAID,
+    P_ACTIVATION,
+    P_DISCARD,
+    P_DRAFT,
+    P_LEADER,
+    P_OVER,
+    P_PAY,
+    P_RESPOND,
+    P_TACTICS,
+    P_WINDOW,
+    PHASE_NAMES,
 )
-# Destiny card status on the battlefield.
-D_NONE, D_DOWN, D_READY, D_ARMED, D_ATTACHED, D_UNPAID = range(6)
+from .view import build_view
+
+__all__ = [
+    "D_ARMED",
+    "D_ATTACHED",
+    "D_DOWN",
+    "D_NONE",
+    "D_READY",
+    "D_UNPAID",
+    "PHASE_NAMES",
+    "P_ACTIVATION",
+    "P_DISCARD",
+    "P_DRAFT",
+    "P_LEADER",
+    "P_OVER",
+    "P_PAY",
+    "P_RESPOND",
+    "P_TACTICS",
+    "P_WINDOW",
+    "MeatRules",
+    "MeatState",
+]
 
 
 @dataclass(frozen=True)
@@ -304,13 +328,31 @@ class MeatState(State):
     def name(self, iid: int) -> str:
         return self.defs[self.kind[iid]].name
 
+    def shown_name(self, slot: int) -> str | None:
+        """The card on ``slot`` if everyone may see it (face up), else None: a log
+        line names a face-down creature by its place only."""
+        if slot < 0 or self.field[slot] < 0 or not self.up[slot]:
+            return None
+        return self.name(self.field[slot])
+
     def change_vitality(self, team: int, delta: int, source: str) -> None:
-        v = self.vit[team] + delta
+        if self.phase == P_OVER:
+            return  # "rozgrywka kończy się": nothing changes after the game is over
+        before = self.vit[team]
+        v = before + delta
         if delta > 0:
             v = min(v, self.vit_start)
         self.vit[team] = v
         if self.log.enabled:
-            self.log.emit("vitality", team=team, delta=delta, vitality=v, source=source)
+            self.log.emit(
+                "vitality",
+                team=team,
+                seats=self.team(team),
+                delta=v - before,
+                before=before,
+                vitality=v,
+                source=source,
+            )
         if v <= 0 and self.phase != P_OVER:
             self._finish(team ^ 1)  # 0 vitality loses the game at once
 
@@ -318,13 +360,30 @@ class MeatState(State):
     def hurt(self, slot: int, amount: int, toxin: bool, source: str) -> None:
         if self.field[slot] < 0 or amount <= 0:
             return
+        aimed = slot
         slot = self._redirect(slot)  # WYZWANIE takes any damage aimed beside it
         iid = self.field[slot]
         self.dmg[iid] += amount
         if toxin:
             self.doomed[iid] = True
         if self.log.enabled:
-            self.log.emit("damaged", slot=slot, amount=amount, toxin=toxin, source=source)
+            if slot != aimed:
+                self.log.emit(
+                    "challenged",
+                    slot=slot,
+                    card=self.shown_name(slot),
+                    aimed=aimed,
+                    aimed_card=self.shown_name(aimed),
+                    source=source,
+                )
+            self.log.emit(
+                "damaged",
+                slot=slot,
+                card=self.shown_name(slot),
+                amount=amount,
+                toxin=toxin,
+                source=source,
+            )
 
     def move(self, slot: int, lane: int, source: str) -> None:
         seat = slot // 3
@@ -335,7 +394,14 @@ class MeatState(State):
         f[slot], f[dest] = f[dest], f[slot]
         u[slot], u[dest] = u[dest], u[slot]
         if self.log.enabled:
-            self.log.emit("moved", seat=seat, src=slot % 3, dest=lane, source=source)
+            self.log.emit(
+                "moved",
+                seat=seat,
+                card=self.shown_name(dest),
+                src=slot % 3,
+                dest=lane,
+                source=source,
+            )
 
     def _reset_card(self, iid: int) -> None:
         self.atk_mod[iid] = self.def_mod[iid] = self.dmg[iid] = self.kw_extra[iid] = 0
@@ -399,8 +465,8 @@ class MeatState(State):
             order = self.roll_order(seats, "death order") if len(seats) > 1 else seats
             for seat in order:
                 for s, iid in corpses:
-                    if s // 3 != seat:
-                        continue
+                    if s // 3 != seat or self.over:
+                        continue  # the game ends at once at 0 vitality
                     d = self.defs[self.kind[iid]]
                     if d.death:
                         fx.run(self, d.death, seat, src=s, source=d.name)
@@ -814,7 +880,14 @@ class MeatState(State):
             target_card = self.field[slot] if slot >= 0 else -1
         self.stack.append((seat, iid, slot, target_card))
         if self.log.enabled:
-            self.log.emit("cast", seat=seat, card=d.name, target=slot, paid=d.cost)
+            self.log.emit(
+                "cast",
+                seat=seat,
+                card=d.name,
+                target=slot,
+                target_card=self.shown_name(slot),
+                paid=d.cost,
+            )
         if self.phase != P_RESPOND:
             self.resume = self.phase
             self.phase = P_RESPOND
@@ -847,7 +920,13 @@ class MeatState(State):
                     self.log.emit("fizzled", seat=seat, card=d.name)
                 continue
             if self.log.enabled:
-                self.log.emit("resolved", seat=seat, card=d.name, target=slot)
+                self.log.emit(
+                    "resolved",
+                    seat=seat,
+                    card=d.name,
+                    target=slot,
+                    target_card=self.shown_name(slot),
+                )
             fx.run(self, d.effects, seat, target=slot, source=d.name)
             self.settle()
         self.stack.clear()
@@ -964,7 +1043,9 @@ class MeatState(State):
         self.passed = [False] * n
         self.acted = [False] * n
         if self.log.enabled:
-            self.log.emit("activation", first_team=self.first_team)
+            self.log.emit(
+                "activation", first_team=self.first_team, seats=self.team(self.first_team)
+            )
 
     def _ability(self, seat: int, lane: int, t: int) -> None:
         slot = seat * 3 + lane
@@ -976,7 +1057,13 @@ class MeatState(State):
         self.used[iid] = True
         if self.log.enabled:
             self.log.emit(
-                "ability", seat=seat, card=d.name, lane=LANES[lane], target=t - 1, paid=a.cost
+                "ability",
+                seat=seat,
+                card=d.name,
+                lane=LANES[lane],
+                target=t - 1,
+                target_card=self.shown_name(t - 1),
+                paid=a.cost,
             )
         toxin = bool(self.keywords(slot) & TOXIN)
         fx.run(self, a.effects, seat, src=slot, target=t - 1, toxin=toxin, source=d.name)
@@ -995,12 +1082,24 @@ class MeatState(State):
             self.def_mod[target] += d.defence
             self.kw_extra[target] |= d.keywords
             if self.log.enabled:
-                self.log.emit("attached", seat=seat, card=d.name, target=slot)
+                self.log.emit(
+                    "attached",
+                    seat=seat,
+                    card=d.name,
+                    target=slot,
+                    target_card=self.shown_name(slot),
+                )
         else:
             self.dstat[iid] = D_NONE
             self.dgrave.append(iid)
             if self.log.enabled:
-                self.log.emit("resolved", seat=seat, card=d.name, target=slot)
+                self.log.emit(
+                    "resolved",
+                    seat=seat,
+                    card=d.name,
+                    target=slot,
+                    target_card=self.shown_name(slot),
+                )
             fx.run(self, d.effects, seat, target=slot, source=d.name)
         self.settle()
 
@@ -1135,7 +1234,15 @@ class MeatState(State):
                 if ld >= 0 and has and self.cs.leaders[ld].passive == "summary_bonus":
                     bonus += self.cs.leaders[ld].amount
         if self.log.enabled:
-            self.log.emit("summary", alive=alive, defence=total, winner=win, dice=dice, bonus=bonus)
+            self.log.emit(
+                "summary",
+                alive=alive,
+                defence=total,
+                winner=win,
+                dice=dice,
+                bonus=bonus,
+                teams=[self.team(0), self.team(1)],
+            )
         if win >= 0 and (dice or bonus):
             self.change_vitality(win ^ 1, -(sum(dice) + bonus), "summary")
         self._cleanup()
@@ -1162,7 +1269,12 @@ class MeatState(State):
         self.winner_team = team
         self.phase = P_OVER
         if self.log.enabled:
-            self.log.emit("game_over", winner=team, vitality=list(self.vit))
+            self.log.emit(
+                "game_over",
+                winner=team,
+                vitality=list(self.vit),
+                teams=[self.team(0), self.team(1)],
+            )
 
     # ------------------------------------------------------------ outcome
     @property
@@ -1196,8 +1308,6 @@ class MeatState(State):
 
     # ------------------------------------------------------------ information
     def view(self, seat: int | None) -> dict[str, Any]:
-        from .view import build_view
-
         return build_view(self, seat)
 
     def clone(self) -> MeatState:

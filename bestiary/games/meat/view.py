@@ -8,13 +8,62 @@ each other their cards): a seat's view includes its whole team's secrets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .cards import LANES, keyword_names
-from .rules import D_ARMED, D_DOWN, D_READY, D_UNPAID, P_TACTICS, PHASE_NAMES
+from .cards import LANES, Ability, CardDef, CardSet, keyword_names
+from .phases import D_ARMED, D_DOWN, D_READY, D_UNPAID, P_TACTICS, P_WINDOW, PHASE_NAMES
 
-if TYPE_CHECKING:
-    from .rules import MeatState
+
+class MeatState(Protocol):
+    """What a view reads of a match (``rules.MeatState`` is one): a protocol,
+    so that rules.py imports this module and never the other way round."""
+
+    players: int
+    cs: CardSet
+    defs: list[CardDef]
+    kind: list[int]
+    field: list[int]
+    up: list[bool]
+    dmg: list[int]
+    atk_mod: list[int]
+    def_mod: list[int]
+    used: list[bool]
+    attached_to: list[int]
+    dfield: list[list[int]]
+    dstat: list[int]
+    hand: list[list[int]]
+    tac_c: list[list[int]]
+    tac_d: list[list[int]]
+    tac_stage: list[int]
+    phase: int
+    round: int
+    vit: list[int]
+    vit_start: int
+    tel: list[int]
+    leader: list[int]
+    row: list[int]
+    order: list[int]
+    drafted: list[list[int]]
+    first_team: int
+    passed: list[bool]
+    stack: list[tuple[int, int, int, int]]
+    win_kind: str
+    cdeck: list[int]
+    ddeck: list[int]
+    cgrave: list[int]
+    dgrave: list[int]
+    winner_team: int
+
+    @property
+    def over(self) -> bool: ...
+    def to_act(self) -> tuple[int, ...]: ...
+    def team(self, t: int) -> list[int]: ...
+    def name(self, iid: int) -> str: ...
+    def attack(self, slot: int) -> int: ...
+    def defence(self, slot: int) -> int: ...
+    def keywords(self, slot: int) -> int: ...
+    def ability_of(self, iid: int) -> Ability | None: ...
+
 
 _DSTAT = {D_DOWN: "face down", D_READY: "paid", D_ARMED: "armed", D_UNPAID: "unpaid"}
 
@@ -108,7 +157,7 @@ def build_view(st: MeatState, seat: int | None) -> dict[str, Any]:
             }
             for s, c, t, tc in st.stack
         ],
-        "window": st.win_kind if st.phase == 4 else None,
+        "window": st.win_kind if st.phase == P_WINDOW else None,
         "decks": {"creature": len(st.cdeck), "destiny": len(st.ddeck)},
         "graveyards": {
             "creature": [st.name(c) for c in st.cgrave],
