@@ -39,6 +39,8 @@ class Limits:
     sweep_seconds: float = 60.0  # how often expiry runs
     finished_in_memory: int = 32  # finished tables kept live (LRU) for watchers
     max_body_bytes: int = 64 * 1024  # an HTTP request body
+    # -- several processes on one PostgreSQL (cluster.py) ------------------------
+    lease_seconds: float = 10.0  # a dead process's tables are taken over after this
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:

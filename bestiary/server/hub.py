@@ -6,6 +6,10 @@ where the stored moves left off. Finished tables stay in memory only while
 someone watches them (and at most ``Limits.finished_in_memory`` of those,
 least recently used first out); the lobby, records and replays read the
 store. Waiting tables expire after ``Limits.waiting_seconds``.
+
+On PostgreSQL several processes may serve the same tables: the hub then
+claims the tables nobody runs instead of waking all of them, and follows the
+changes other processes announce (``cluster.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from ..agents.base import make_agent
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.registry import get_game
 from .bots import check_spec, imports, playable
+from .cluster import Cluster
 from .config import Limits
 from .limits import ClientBuckets
 from .live import LiveTable, table_info
@@ -72,16 +77,32 @@ class Hub:
         self._creations = ClientBuckets(self.limits.tables_per_minute / 60, self.limits.table_burst)
         self._created: dict[str, set[str]] = {}  # client -> tables it created, maybe open
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None
+        if store.shared:
+            self.cluster = Cluster(
+                store,
+                self.limits.lease_seconds,
+                on_notice=self._notice,
+                on_claim=self._claimed,
+                on_lost=self._lost,
+                on_resync=self._resync,
+            )
 
     async def start(self) -> None:
         self.expire()
+        if self.sweeps():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        if self.cluster is not None:
+            await self.cluster.start()  # claims the tables nobody runs, then keeps at it
+            return
         for table_id in self.store.table_ids(("waiting", "playing")):
             try:
                 self.get(table_id).wake_bots()
             except BestiaryError as exc:
                 log.error("table %s cannot resume: %s", table_id, exc)
-        if self.limits.sweep_seconds > 0:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def sweeps(self) -> bool:
+        return self.limits.sweep_seconds > 0
 
     async def stop(self) -> None:
         if self._sweeper is not None:
@@ -94,6 +115,44 @@ class Hub:
         for table in list(self.live.values()):
             await table.close()
         self.live.clear()
+        if self.cluster is not None:
+            await self.cluster.stop()  # gives up the leases: others take over now
+
+    # -- several processes (cluster.py) -----------------------------------------
+    def owns(self, table_id: str) -> bool:
+        """Whether this process runs the table's bots (always, with one process)."""
+        return self.cluster is None or self.cluster.owns(table_id)
+
+    async def _notice(self, kind: str, table_id: str, n: int) -> None:
+        """Another process changed a table: follow it if it is live here."""
+        table = self.live.get(table_id)
+        if table is None:
+            return  # not loaded here: whoever loads it later reads the store
+        if kind == "move":
+            if n > table.moves:
+                await table.catch_up()
+        else:
+            await table.refresh()
+            if table.row.status == "expired":
+                self.live.pop(table_id, None)
+
+    async def _claimed(self, table_id: str) -> None:
+        """This process took the table over: replay it and wake its bots."""
+        table = self.live.get(table_id)
+        if table is None:
+            self.get(table_id).wake_bots()
+            return
+        table.runs_bots = True
+        await table.refresh()
+
+    def _lost(self, table_id: str) -> None:
+        table = self.live.get(table_id)
+        if table is not None:
+            table.stop_bots()
+
+    async def _resync(self) -> None:
+        for table in list(self.live.values()):
+            await table.refresh()
 
     # -- live tables ---------------------------------------------------------
     def _table(self, row: TableRow) -> LiveTable:
@@ -101,6 +160,7 @@ class Hub:
             row, get_game(row.game), self.store, self.bot_delay, self.bots, self.limits, self.agents
         )
         table.on_idle = self._forget
+        table.runs_bots = self.owns(row.id)
         self.live[row.id] = table
         self._trim()
         return table
@@ -143,7 +203,11 @@ class Hub:
     def _trim(self) -> None:
         """Keep at most ``finished_in_memory`` unwatched finished tables (loaded
         for a socket that never said hello, say), least recently used out."""
-        idle = [t for t in self.live.values() if t.row.status == "finished" and not t.connections]
+        idle = [
+            t
+            for t in self.live.values()
+            if (t.row.status == "finished" or not t.runs_bots) and not t.connections
+        ]
         for table in idle[: max(0, len(idle) - self.limits.finished_in_memory)]:
             del self.live[table.id]
 
@@ -226,6 +290,8 @@ class Hub:
             turn_seconds=turn_seconds,
         )
         self.store.create_table(row)
+        if self.cluster is not None:
+            self.cluster.claim(row.id)  # a new table: its creator's process runs it
         if client:
             self._created.setdefault(client, set()).add(row.id)
         table = self._table(row)
@@ -285,7 +351,11 @@ class Hub:
 
     def _is_open(self, table_id: str) -> bool:
         table = self.live.get(table_id)
-        return table is not None and table.row.status in ("waiting", "playing")
+        if table is not None:
+            return table.row.status in ("waiting", "playing")
+        if self.cluster is None:
+            return False  # with one process an unfinished table is always live
+        return self.store.statuses([table_id]).get(table_id) in ("waiting", "playing")
 
     def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[int, str]:
         """Take a free human seat (the first one if ``seat`` is None): (seat, token)."""

@@ -12,6 +12,14 @@ counters. Each seat's ``moves`` counts only the moves that showed it an
 event, and its events are numbered among the events it can see, so hidden
 steps cannot be counted from gaps. The public move counter (lobby, table
 info) is the spectator's.
+
+Several processes (PostgreSQL, see ``cluster.py``): each process that has a
+socket at a table keeps its own replica of it. A person's move is applied by
+the process their socket is on; the store's (table, move number) key lets
+only one writer have each number, and a writer that lost the race
+(:class:`MoveTaken`) catches up from the store and checks the move again.
+Only the process holding the table's lease runs its bots and turn timer
+(``runs_bots``). Moves stored by others arrive through :meth:`catch_up`.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ from .config import Limits
 from .jobs import bot_move, bot_seed
 from .messages import error, seat_update
 from .seeds import commitment
-from .store import Store, TableRow
+from .store import MoveTaken, Store, TableRow
 from .workers import WorkerPool
 
 log = logging.getLogger("bestiary.server")
@@ -89,6 +97,9 @@ class LiveTable:
         self.bot_task: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.on_idle: Callable[[LiveTable], None] | None = None
+        # Whether this process runs the bots and the turn timer: always with
+        # one process; with several, only the holder of the table's lease.
+        self.runs_bots = True
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -142,8 +153,11 @@ class LiveTable:
         self._maybe_idle()
 
     def _maybe_idle(self) -> None:
-        if not self.connections and self.row.status == "finished" and self.on_idle is not None:
-            self.on_idle(self)  # nothing will change any more: the hub may forget it
+        # Nothing will change any more (or another process runs the table and
+        # nobody here watches it): the hub may forget it.
+        idle = self.row.status == "finished" or not self.runs_bots
+        if not self.connections and idle and self.on_idle is not None:
+            self.on_idle(self)
 
     def resend(self, conn: Connection) -> None:
         """Everything again, from the first event (on connecting and on sync)."""
@@ -212,23 +226,100 @@ class LiveTable:
                     f"only a game in play can be resigned (this one is {self.row.status})"
                 )
             s = self.row.seats[seat]
-            self.store.hand_to_bot(self.id, seat, "normal")
-            s.kind, s.agent, s.name = "bot", "normal", f"{s.name or 'player'} (resigned; bot)"
-            for conn in list(self.connections):
-                if conn.seat == seat:
-                    conn.seat = None
-                    conn.send(error("you resigned: a bot plays this seat now; you are watching"))
-                    self.resend(conn)
+            name = f"{s.name or 'player'} (resigned; bot)"[:64]
+            self.store.hand_to_bot(self.id, seat, "normal", name)
+            s.kind, s.agent, s.name = "bot", "normal", name
+            self._demote(seat)
             self.broadcast()
         self.wake_bots()
 
     # -- moves ---------------------------------------------------------------
     async def act(self, seat: int, text: str) -> str:
-        """Apply a seat's action given as text; IllegalAction (state unchanged) if not."""
+        """Apply a seat's action given as text; IllegalAction (state unchanged) if not.
+
+        With several processes this replica may be behind the store: a move
+        another process stored first (:class:`MoveTaken`), or a refusal by a
+        state that has not yet seen the move that made this one legal, sends
+        it to the store for the moves it missed, and the move is checked again."""
+        for attempt in range(10):
+            async with self.lock:
+                try:
+                    done = self._apply(seat, text)
+                except MoveTaken:
+                    self._catch_up_locked()
+                    continue
+                except BestiaryError:
+                    if self.store.shared and attempt == 0 and self._catch_up_locked():
+                        continue
+                    raise
+            self.wake_bots()
+            return done
+        raise IllegalAction("the table changed too often meanwhile; send the move again")
+
+    # -- several processes: catching up with the store -------------------------
+    async def catch_up(self) -> None:
+        """Apply the moves other processes stored since this replica's last,
+        and tell this process's sockets."""
         async with self.lock:
-            done = self._apply(seat, text)
+            self._catch_up_locked()
         self.wake_bots()
-        return done
+
+    async def refresh(self) -> None:
+        """Seats, status and rematch as stored (another process seated
+        someone, a person resigned there, the table expired), then the moves."""
+        async with self.lock:
+            head = self.store.load_header(self.id)
+            if head is not None:
+                for old, new in zip(self.row.seats, head.seats, strict=True):
+                    if old.kind == "human" and new.kind == "bot":
+                        self._demote(old.seat)
+                self.row.seats = head.seats
+                self.row.rematch = head.rematch
+                if self.row.status in ("waiting", "playing"):
+                    self.row.status = head.status
+                self._catch_up_locked(quiet=True)
+                self.broadcast()
+                if self.row.status == "expired":
+                    for conn in list(self.connections):
+                        self.disconnect(conn)
+        self.wake_bots()
+
+    def _catch_up_locked(self, quiet: bool = False) -> int:
+        """Under the lock: the stored moves this replica lacks, applied; how
+        many. A history that does not replay here is reloaded whole."""
+        fresh = self.store.moves_from(self.id, self.moves)
+        if not fresh:
+            return 0
+        try:
+            for seat, text in fresh:
+                before = self.state.event_count()
+                self.state.apply_text(seat, text)
+                self.row.moves.append((seat, text))
+                self._count_shown(before)
+        except BestiaryError:
+            log.exception("table %s: stored moves do not follow this replica; reloading", self.id)
+            row = self.store.load_table(self.id)
+            if row is not None:
+                self.row = row
+                self._rebuild()
+        if self.row.status == "waiting":
+            self.row.status = "playing"  # someone moved: every seat was taken
+        if self.state.over and self.state.result is not None:
+            self.row.status = "finished"
+            self.row.result = self.state.result.to_json()
+        if not quiet:
+            self.broadcast()
+        if self.row.status == "finished":
+            self._maybe_idle()
+        return len(fresh)
+
+    def _demote(self, seat: int) -> None:
+        """The seat's sockets here watch as spectators (its person resigned)."""
+        for conn in list(self.connections):
+            if conn.seat == seat:
+                conn.seat = None
+                conn.send(error("you resigned: a bot plays this seat now; you are watching"))
+                self.resend(conn)
 
     def _apply(self, seat: int, text: str) -> str:
         """Under the lock: check, record and apply one move, then tell everyone."""
@@ -246,8 +337,8 @@ class LiveTable:
                 self.state.apply(seat, action)
                 if self.state.over and self.state.result is not None:
                     finish(self.state.result.to_json())
-        except BestiaryError:
-            raise  # apply refused: nothing was written, the state is unchanged
+        except (BestiaryError, MoveTaken):
+            raise  # apply refused or the number was taken: nothing written, state unchanged
         except Exception:
             # The database refused after the state moved on: rebuild from the store.
             log.exception("could not record move %d of table %s", n, self.id)
@@ -269,7 +360,7 @@ class LiveTable:
 
     # -- bots ----------------------------------------------------------------
     def _next_bot_seat(self) -> int | None:
-        if self.row.status != "playing" or self.state.over:
+        if not self.runs_bots or self.row.status != "playing" or self.state.over:
             return None
         owed = set(self.state.to_act())
         for s in self.row.seats:  # lowest seat first: the order is deterministic
@@ -295,7 +386,7 @@ class LiveTable:
         """With a turn timer, watch the people who owe a move now: if the table
         has not moved when the time is up, a bot moves for them (the seat
         stays theirs)."""
-        if not self.row.turn_seconds or not self._late_people():
+        if not self.runs_bots or not self.row.turn_seconds or not self._late_people():
             return
         if self.timer is not None:
             self.timer.cancel()
@@ -312,7 +403,11 @@ class LiveTable:
                 if self.moves != n or seat not in self._late_people():
                     return
                 log.info("table %s: seat %d ran out of time; a bot moved", self.id, seat)
-                self._apply(seat, text)
+                try:
+                    self._apply(seat, text)
+                except MoveTaken:
+                    self._catch_up_locked()
+                    return
         self.timer = None
         self.wake_bots()
 
@@ -335,7 +430,11 @@ class LiveTable:
                 async with self.lock:
                     if self.moves != n or seat not in self.state.to_act():
                         continue
-                    self._apply(seat, text)
+                    try:
+                        self._apply(seat, text)
+                    except MoveTaken:  # another process stored a move first
+                        self._catch_up_locked()
+                        continue
                 self._arm_timer()  # a person may owe the next move
         except asyncio.CancelledError:
             self.bot_task = None
@@ -372,6 +471,15 @@ class LiveTable:
         except Exception:
             log.exception("bot %r failed at table %s; playing its first legal move", spec, self.id)
             return str(self.state.legal(seat)[0])
+
+    def stop_bots(self) -> None:
+        """Another process runs this table's bots from now on (it holds the lease)."""
+        self.runs_bots = False
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
 
     async def close(self) -> None:
         if self.timer is not None:

@@ -68,3 +68,14 @@ moves = Table(
     Column("action", String(500), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
+
+# Several server processes on one PostgreSQL: the process named ``owner`` runs
+# the table's bots and turn timer until ``expires_at`` (renewed while it
+# lives). See cluster.py. Unused with SQLite (one process).
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False, index=True),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)

@@ -4,12 +4,18 @@ Every accepted move is written in the same transaction that accepts it
 (:meth:`Store.recording_move`), so a crash — even ``kill -9`` — loses no
 accepted move and never keeps a rejected one. Migrations (Alembic) run on
 open.
+
+On PostgreSQL several server processes may share the store (see
+``cluster.py``): every change to a table is announced with ``NOTIFY`` in the
+transaction that makes it (delivered only if it commits), and the ``leases``
+table says which process runs each table's bots.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+import secrets
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,7 +26,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from ..engine.errors import BadInput
-from .schema import moves, seats, tables
+from .schema import leases, moves, seats, tables
+
+CHANNEL = "bestiary"  # the NOTIFY channel of table changes
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -54,6 +62,11 @@ def data_folder(url: str) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("bestiary", appauthor=False))
+
+
+class MoveTaken(Exception):
+    """Another writer (another server process) already stored this move
+    number: the caller's state is behind the store. Nothing was written."""
 
 
 def _now() -> datetime:
@@ -100,6 +113,10 @@ class TableRow:
 class Store:
     def __init__(self, url: str) -> None:
         self.url = url
+        # Several processes may share a PostgreSQL store: changes are announced
+        # (NOTIFY) and signed with this process's name, to ignore its own.
+        self.shared = url.startswith("postgresql")
+        self.node = secrets.token_hex(6)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
@@ -145,6 +162,13 @@ class Store:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+    def _notify(self, conn: sa.Connection, kind: str, table_id: str, n: int = 0) -> None:
+        """Announce a change to the other processes (at commit, if it commits).
+        The payload names the table, never anything of its state."""
+        if self.shared:
+            payload = f"{self.node} {kind} {table_id} {n}"
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     # -- tables -------------------------------------------------------------
     def create_table(self, row: TableRow) -> None:
@@ -290,6 +314,8 @@ class Store:
                     .where(tables.c.id.in_(ids), tables.c.status == "waiting")
                     .values(status="expired", finished_at=_now())
                 )
+                for table_id in ids:
+                    self._notify(conn, "table", table_id)
             return ids
 
     # -- seats --------------------------------------------------------------
@@ -321,17 +347,19 @@ class Store:
                     .where(tables.c.id == table_id, tables.c.status == "waiting")
                     .values(status="playing")
                 )
+            self._notify(conn, "table", table_id)
             return True
 
-    def hand_to_bot(self, table_id: str, seat: int, agent: str) -> None:
+    def hand_to_bot(self, table_id: str, seat: int, agent: str, name: str | None = None) -> None:
         """A person's seat becomes a bot's for the rest of the game; its token
         stops working."""
         with self.engine.begin() as conn:
             conn.execute(
                 seats.update()
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(kind="bot", agent=agent, token_hash=None)
+                .values(kind="bot", agent=agent, name=name, token_hash=None)
             )
+            self._notify(conn, "table", table_id)
 
     def set_rematch(self, table_id: str, rematch: str) -> str:
         """Record the rematch of a table, once: the rematch id that stands."""
@@ -341,6 +369,7 @@ class Store:
                 .where(tables.c.id == table_id, tables.c.rematch.is_(None))
                 .values(rematch=rematch)
             )
+            self._notify(conn, "table", table_id)
             return str(
                 conn.execute(
                     sa.select(tables.c.rematch).where(tables.c.id == table_id)
@@ -364,11 +393,15 @@ class Store:
         to the live state) succeeds. The body may call the yielded function
         with the result when the move ends the game: same transaction."""
         with self.engine.begin() as conn:
-            conn.execute(
-                moves.insert().values(
-                    table_id=table_id, n=n, seat=seat, action=action, created_at=_now()
+            try:
+                conn.execute(
+                    moves.insert().values(
+                        table_id=table_id, n=n, seat=seat, action=action, created_at=_now()
+                    )
                 )
-            )
+            except sa.exc.IntegrityError:
+                raise MoveTaken(f"move {n} of table {table_id} is already stored") from None
+            self._notify(conn, "move", table_id, n + 1)
 
             def finish(result: dict[str, Any]) -> None:
                 conn.execute(
@@ -376,8 +409,103 @@ class Store:
                     .where(tables.c.id == table_id)
                     .values(status="finished", result=json.dumps(result), finished_at=_now())
                 )
+                conn.execute(leases.delete().where(leases.c.table_id == table_id))
 
             yield finish
+
+
+    def moves_from(self, table_id: str, n: int) -> list[tuple[int, str]]:
+        """The stored moves of a table from number ``n`` on (catching up)."""
+        with self.engine.connect() as conn:
+            return [
+                (m.seat, m.action)
+                for m in conn.execute(
+                    sa.select(moves.c.seat, moves.c.action)
+                    .where(moves.c.table_id == table_id, moves.c.n >= n)
+                    .order_by(moves.c.n)
+                )
+            ]
+
+    def load_header(self, table_id: str) -> TableRow | None:
+        """A table's row and seats without its moves."""
+        with self.engine.connect() as conn:
+            t = conn.execute(tables.select().where(tables.c.id == table_id)).first()
+            if t is None:
+                return None
+            row = _table_row(t)
+            row.seats = [
+                SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
+                for s in conn.execute(
+                    seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
+                )
+            ]
+            return row
+
+    def statuses(self, ids: Iterable[str]) -> dict[str, str]:
+        with self.engine.connect() as conn:
+            return {
+                r.id: r.status
+                for r in conn.execute(
+                    sa.select(tables.c.id, tables.c.status).where(tables.c.id.in_(list(ids)))
+                )
+            }
+
+    # -- leases (PostgreSQL, several processes) ---------------------------------
+    def claim(self, table_id: str, seconds: float) -> bool:
+        """Take the lease of a table if nobody holds it, it has expired or it
+        is already ours; whether this process holds it now. The database's
+        clock decides, so the processes' clocks need not agree."""
+        from sqlalchemy.dialects.postgresql import insert
+
+        until = sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
+        stmt = insert(leases).values(table_id=table_id, owner=self.node, expires_at=until)
+        upsert = stmt.on_conflict_do_update(
+            index_elements=[leases.c.table_id],
+            set_={"owner": stmt.excluded.owner, "expires_at": stmt.excluded.expires_at},
+            where=sa.or_(leases.c.expires_at < sa.func.now(), leases.c.owner == self.node),
+        ).returning(leases.c.owner)
+        with self.engine.begin() as conn:
+            return conn.execute(upsert).first() is not None
+
+    def renew(self, seconds: float) -> set[str]:
+        """Extend every lease this process still holds; the tables it holds."""
+        until = sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
+        with self.engine.begin() as conn:
+            return {
+                r.table_id
+                for r in conn.execute(
+                    leases.update()
+                    .where(leases.c.owner == self.node)
+                    .values(expires_at=until)
+                    .returning(leases.c.table_id)
+                )
+            }
+
+    def release(self, table_ids: Iterable[str] | None = None) -> None:
+        """Give up leases (all of this process's by default): another process
+        takes them over at its next look for orphans."""
+        cond = leases.c.owner == self.node
+        if table_ids is not None:
+            cond = sa.and_(cond, leases.c.table_id.in_(list(table_ids)))
+        with self.engine.begin() as conn:
+            conn.execute(leases.delete().where(cond))
+
+    def orphans(self, limit: int = 200) -> list[str]:
+        """Unfinished tables whose lease is missing or expired, oldest first."""
+        with self.engine.connect() as conn:
+            return [
+                r.id
+                for r in conn.execute(
+                    sa.select(tables.c.id)
+                    .select_from(tables.outerjoin(leases, leases.c.table_id == tables.c.id))
+                    .where(
+                        tables.c.status.in_(("waiting", "playing")),
+                        sa.or_(leases.c.table_id.is_(None), leases.c.expires_at < sa.func.now()),
+                    )
+                    .order_by(tables.c.created_at)
+                    .limit(limit)
+                )
+            ]
 
 
 def _table_row(t: Any) -> TableRow:
