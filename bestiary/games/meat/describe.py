@@ -113,10 +113,6 @@ def _by(text: str, source: object) -> str:
     return text
 
 
-def _deck(deck: object) -> str:
-    return _("creature") if deck == "creature" else _("destiny")
-
-
 _ROLLS_FOR = {
     "leaders": N_("Dice for the choice of leaders: {rolls}; they choose in this order: {order}"),
     "draft": N_("Dice for the draft: {rolls}; they draft in this order: {order}"),
@@ -147,9 +143,8 @@ def _line(e: Event, names: Names) -> str:
                 )
                 for t, r in d.get("rolls", {}).items()
             )
-            return _(_ROLLS_FOR["first side"]).format(
-                rolls=sides, first=side(None, names, order[0])
-            )
+            first_side = _ROLLS_FOR["first side"]
+            return _(first_side).format(rolls=sides, first=side(None, names, order[0]))
         text = _ROLLS_FOR.get(str(why), N_("Dice: {rolls}; order: {order}"))
         return _(text).format(rolls=rolls, order=_order(d.get("order"), names))
     if k == "leader":
@@ -169,9 +164,11 @@ def _line(e: Event, names: Names) -> str:
     if k == "draft_row":
         return _("Draft row: {cards}").format(cards=_cards(d["cards"]))
     if k == "drafted":
-        return _("{player} drafts {card} for {paid} Telestarion").format(
-            player=who, card=d["card"], paid=d["paid"]
-        )
+        return _.ngettext(
+            "{player} drafts {card} for {paid} Telestarion",
+            "{player} drafts {card} for {paid} Telestarion",
+            int(d["paid"]),
+        ).format(player=who, card=d["card"], paid=d["paid"])
     if k == "to_graveyard":
         return _("Left in the draft, to the creature graveyard: {cards}").format(
             cards=_cards(d["cards"])
@@ -253,9 +250,11 @@ def _line(e: Event, names: Names) -> str:
     if k == "reveal_ability":
         return _("REVEAL: {creature}").format(creature=creature(d["card"], d["slot"], names))
     if k == "paid":
-        return _("{player} pays {cost} Telestarion for {card}").format(
-            player=who, cost=d["cost"], card=d["card"]
-        )
+        return _.ngettext(
+            "{player} pays {cost} Telestarion for {card}",
+            "{player} pays {cost} Telestarion for {card}",
+            int(d["cost"]),
+        ).format(player=who, cost=d["cost"], card=d["card"])
     if k == "unpaid":
         return _("{player} cannot pay for {card}: it goes to the destiny graveyard").format(
             player=who, card=d["card"]
@@ -376,7 +375,12 @@ def _line(e: Event, names: Names) -> str:
             creature=creature(d["card"], d["slot"], names)
         )
     if k == "gain":
-        return _by(_("{player} gains {n} Telestarion").format(player=who, n=d["amount"]), src)
+        return _by(
+            _.ngettext(
+                "{player} gains {n} Telestarion", "{player} gains {n} Telestarion", int(d["amount"])
+            ).format(player=who, n=d["amount"]),
+            src,
+        )
     if k == "vitality":
         delta = int(d["delta"])
         whose = side(d.get("seats"), names, d.get("team"))

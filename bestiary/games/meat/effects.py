@@ -235,7 +235,9 @@ def effect_text(e: Effect) -> str:
             text = _.ngettext("draw {n} destiny card", "draw {n} destiny cards", e.amount)
         return text.format(n=e.amount)
     if e.do == "gain":
-        return _("gain {n} Telestarion").format(n=e.amount)
+        return _.ngettext("gain {n} Telestarion", "gain {n} Telestarion", e.amount).format(
+            n=e.amount
+        )
     if e.do == "destroy":
         return _("destroy {to}").format(to=to)
     if e.do == "move":
@@ -309,7 +311,11 @@ def leader_text(x: LeaderDef) -> str:
             faction=x.faction, attack=x.attack, defence=x.defence
         )
     if x.passive == "telestarion":
-        return _("Take {n} more Telestarion in every Opening").format(n=x.amount)
+        return _.ngettext(
+            "Take {n} more Telestarion in every Opening",
+            "Take {n} more Telestarion in every Opening",
+            x.amount,
+        ).format(n=x.amount)
     if x.passive == "destiny_draw":
         return _.ngettext(
             "Draw {n} more destiny card every round",
