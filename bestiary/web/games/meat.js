@@ -9,10 +9,16 @@ import { statusLine } from "../js/generic.js";
 
 pageStyle("meat", import.meta.url); // its stylesheet sits next to it
 
+// Translation: js/i18n.js sets globalThis.t (and tn for plurals); until it
+// has loaded, the English source text with its {name} placeholders filled.
+const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
+const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
+const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
+
 // The legal actions as buttons in named groups; an aimed action ("resolve X
 // @ s1 front") sits in a row of its own card, one button per target.
 function actionGroups(legal, groups, api) {
-  const box = h("div", { class: "actions meat-actions", role: "group", "aria-label": "your legal actions" });
+  const box = h("div", { class: "actions meat-actions", role: "group", "aria-label": t("your legal actions") });
   const rest = new Set(legal);
   const button = (a, text) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, text);
   for (const [name, test] of [...groups, ["Other", () => true]]) {
@@ -26,9 +32,9 @@ function actionGroups(legal, groups, api) {
       if (!aimed.has(what)) aimed.set(what, []);
       aimed.get(what).push(a);
     }
-    const row = h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, name), ...plain.map((a) => button(a, a)));
+    const row = h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...plain.map((a) => button(a, labelOf(a))));
     for (const [what, list] of aimed) {
-      row.append(h("span", { class: "meat-aim" }, h("span", { class: "meat-aim-what" }, `${what} →`), ...list.map((a) => button(a, targetLabel(api, a.slice(what.length))))));
+      row.append(h("span", { class: "meat-aim" }, h("span", { class: "meat-aim-what" }, `${labelOf(what)} →`), ...list.map((a) => button(a, targetLabel(api, a.slice(what.length))))));
     }
     box.append(row);
   }
@@ -39,7 +45,7 @@ function actionGroups(legal, groups, api) {
 // Hands and the draft row hold card names only. When the server offers the
 // game's card list (``bestiary cards meat`` as JSON), cards show their
 // cost, attack, defence and text; otherwise the name alone.
-const catalog = { cards: null, asked: false, last: null };
+const catalog = { cards: null, leaders: null, asked: false, last: null };
 function askCatalog() {
   if (catalog.asked) return;
   catalog.asked = true;
@@ -49,23 +55,68 @@ function askCatalog() {
       for (const x of c.creatures || []) by.set(x.name, { ...x, type: "creature" });
       for (const x of c.destiny || []) by.set(x.name, x);
       catalog.cards = by;
+      catalog.leaders = new Map((c.leaders || []).map((x) => [x.name, x]));
       if (catalog.last) render(...catalog.last);
     })
     .catch(() => {}); // no card list: names only
 }
 
 const LANES = ["left", "front", "right"];
+const LANE_NAME = { left: N_("left flank"), front: N_("front"), right: N_("right flank") };
+const KEYWORD_HELP = {
+  REFLEX: N_("REFLEX: strikes first; a creature it kills deals no damage"),
+  TOXIN: N_("TOXIN: any damage it deals kills"),
+  CLEAVE: N_("CLEAVE: also hits the enemy creatures beside its target"),
+  CHALLENGE: N_("CHALLENGE: takes the damage aimed at the friendly creatures beside it"),
+  REVEAL: N_("REVEAL: its ability fires when it is turned face up"),
+  FUSION: N_("FUSION: equipment attached to any creature, which gains its stats and text"),
+  INSTANT: N_("INSTANT: cast from your hand in the Tactics, Activation or Battle windows"),
+  "♦": N_("♦N: an ability used once a round, paying N Telestarion"),
+};
+const DSTATUS = { "face down": N_("face down"), paid: N_("paid"), armed: N_("armed"), unpaid: N_("unpaid") };
+const PHASE_NAME = { leaders: N_("leaders"), draft: N_("draft"), "hand limit": N_("hand limit"), tactics: N_("tactics"), instants: N_("instants"), activation: N_("activation"), responses: N_("responses"), paying: N_("paying"), battle: N_("battle"), summary: N_("summary"), over: N_("over") };
+const RARITY = { common: N_("common"), rare: N_("rare"), epic: N_("epic"), mythic: N_("mythic") };
+
+// The full text of a card (hover or long-press: js/help.js), from the card list.
+function cardHelp(name) {
+  const c = catalog.cards && catalog.cards.get(name);
+  if (!c) return name;
+  const lines = [c.en && c.en !== name ? `${name} (${c.en})` : name];
+  if (c.type === "creature") lines.push(t("Creature · {faction} · {rarity} · cost {cost} · attack {attack} · defence {defence}", { faction: c.faction, rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost, attack: c.attack, defence: c.defence }));
+  else lines.push(t("{kind} · {rarity} · cost {cost}", { kind: c.instant ? t("instant spell") : t(c.type === "spell" ? "spell" : "equipment"), rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost }) + (c.attack || c.defence ? " · " + t("attack {attack} · defence {defence}", { attack: c.attack, defence: c.defence }) : ""));
+  if (c.text) lines.push(c.text);
+  for (const [k, v] of Object.entries(KEYWORD_HELP)) if (c.text && c.text.toUpperCase().includes(k)) lines.push("• " + t(v));
+  return lines.join("\n");
+}
 const GROUPS = [
-  ["Leader", (a) => a.startsWith("leader ")],
-  ["Draft", (a) => a.startsWith("draft ")],
-  ["Place a creature", (a) => a.startsWith("place ")],
-  ["Set a destiny card", (a) => a.startsWith("set ")],
-  ["Instants", (a) => a.startsWith("cast ")],
-  ["Resolve", (a) => a.startsWith("resolve ")],
-  ["Abilities", (a) => a.startsWith("ability ")],
-  ["Hand limit", (a) => a.startsWith("discard ")],
-  ["Done", (a) => a === "done" || a === "pass"],
+  [N_("Leader"), (a) => a.startsWith("leader ")],
+  [N_("Draft"), (a) => a.startsWith("draft ")],
+  [N_("Place a creature"), (a) => a.startsWith("place ")],
+  [N_("Set a destiny card"), (a) => a.startsWith("set ")],
+  [N_("Instants"), (a) => a.startsWith("cast ")],
+  [N_("Resolve"), (a) => a.startsWith("resolve ")],
+  [N_("Abilities"), (a) => a.startsWith("ability ")],
+  [N_("Hand limit"), (a) => a.startsWith("discard ")],
+  [N_("Pay"), (a) => a.startsWith("pay ")],
+  [N_("Done"), (a) => a === "done" || a === "pass"],
 ];
+
+// A button's text: the action in words (the card names stay as the data
+// gives them); a leader's button also says what the leader does.
+function labelOf(a) {
+  let m;
+  if ((m = /^leader (.+)$/.exec(a))) {
+    const l = catalog.leaders && catalog.leaders.get(m[1]);
+    return l ? `${m[1]} — ${l.text}` : m[1];
+  }
+  if ((m = /^(draft|place|set|cast|resolve|ability|discard|pay) (.+)$/.exec(a))) {
+    const verb = { draft: N_("draft {card}"), place: N_("place {card}"), set: N_("set {card}"), cast: N_("cast {card}"), resolve: N_("resolve {card}"), ability: N_("use {card}'s ability"), discard: N_("discard {card}"), pay: N_("pay for {card}") }[m[1]];
+    return t(verb, { card: m[2] });
+  }
+  if (a === "done") return t("done");
+  if (a === "pass") return t("pass");
+  return a;
+}
 
 function seatName(api, seat) {
   return api.seatLabel ? api.seatLabel(seat) : `seat ${seat}`;
@@ -76,8 +127,8 @@ function targetLabel(api, text) {
   const m = / @ s(\d+) (left|front|right)$/.exec(text);
   if (!m) return text;
   const seat = Number(m[1]);
-  const you = api.seat === seat ? "your" : `${seatName(api, seat)}'s`;
-  return `${you} ${m[2]}`;
+  const lane = t(LANE_NAME[m[2]]);
+  return api.seat === seat ? t("your {lane}", { lane }) : t("{name}'s {lane}", { name: seatName(api, seat), lane });
 }
 
 function stats(svgEl, attack, defence, damage) {
@@ -110,24 +161,85 @@ function namedCard(name, opts = {}) {
   });
   if (c && c.type === "creature") stats(el, c.attack, c.defence, 0);
   if (c && c.text) el.querySelector("title").textContent += ` — ${c.text}`;
+  el.setAttribute("data-help", cardHelp(name));
   return el;
 }
 
 // A creature on the battlefield as its owner (or everyone, once up) sees it.
 function creatureCard(cr) {
-  if (!cr.card) return card({ faceDown: true, width: 84 });
+  if (!cr.card) {
+    const down = card({ faceDown: true, width: 84 });
+    down.setAttribute("data-help", t("A face-down creature: turned up in Activation."));
+    return down;
+  }
   const el = card({ name: cr.card, type: cr.faction, family: cr.keywords.length ? cr.keywords.join(" ") : cr.en, colour: colourOf(cr.faction), width: 84 });
   stats(el, cr.attack, cr.defence - cr.damage, cr.damage);
+  el.setAttribute("data-help", cardHelp(cr.card) + "\n" + t("Now: attack {attack}, defence {defence} (damage {damage})", { attack: cr.attack, defence: cr.defence - cr.damage, damage: cr.damage }) + (cr.equipment && cr.equipment.length ? "\n" + t("Equipment: {cards}", { cards: cr.equipment.join(", ") }) : ""));
   if (!cr.face_up) {
     el.classList.add("meat-hidden");
     el.append(svg("rect", { x: 2, y: 84, width: 96, height: 14, fill: "#2d2a4aCC" }));
-    el.append(svg("text", { x: 50, y: 94.5, "text-anchor": "middle", "font-size": 9, fill: "#e9b949" }, "FACE DOWN"));
+    el.append(svg("text", { x: 50, y: 94.5, "text-anchor": "middle", "font-size": 9, fill: "#e9b949" }, t("FACE DOWN")));
   }
   return el;
 }
 
 // -- the page ------------------------------------------------------------------------------
 let selected = null; // a hand card picked for placement (click, then a lane)
+
+function leaderHelp(name) {
+  const l = catalog.leaders && catalog.leaders.get(name);
+  return l ? `${name}${l.en ? ` (${l.en})` : ""}\n${l.text}` : name;
+}
+
+// The cards a seat of my team has laid face down in Tactics are still in its
+// hand in the view (until everyone is done); the page shows them in the lanes
+// and the destiny row only, so "Your hand" lists what is really left.
+function pendingOf(view, seat) {
+  const p = view.tactics && view.tactics[String(seat)];
+  return p ? [...p.creatures.filter(Boolean), ...p.destiny] : [];
+}
+
+function handLeft(view, seat) {
+  const hand = view.hands && view.hands[String(seat)];
+  if (!hand) return null;
+  const out = [...hand];
+  for (const name of pendingOf(view, seat)) {
+    const i = out.indexOf(name);
+    if (i >= 0) out.splice(i, 1);
+  }
+  return out;
+}
+
+function handCount(view, seat) {
+  const left = handLeft(view, seat);
+  return left ? left.length : view.hand_sizes[seat];
+}
+
+// Leader choice: each leader as a card-like button with what it does.
+function leaderPanel(view, state, api) {
+  const acts = (state.legal || []).filter((a) => a.startsWith("leader "));
+  if (!acts.length) return null;
+  return h(
+    "div",
+    { class: "meat-leaders" },
+    h("h3", {}, t("Choose your leader: a passive ability for the whole game")),
+    h(
+      "div",
+      { class: "meat-leader-list" },
+      ...acts.map((a) => {
+        const name = a.slice(7);
+        const l = catalog.leaders && catalog.leaders.get(name);
+        return h(
+          "button",
+          { type: "button", class: "meat-leader-card", "data-action": a, "data-help": leaderHelp(name), onclick: () => api.act(a) },
+          h("strong", {}, name),
+          l && l.en ? h("span", { class: "muted" }, ` (${l.en})`) : "",
+          h("span", { class: "meat-leader-text" }, l ? l.text : t("(its text comes with the card list)")),
+        );
+      }),
+    ),
+  );
+}
 
 function vitalityBar(view, team, api) {
   const v = view.vitality[team];
@@ -137,8 +249,8 @@ function vitalityBar(view, team, api) {
   return h(
     "div",
     { class: "meat-team" + (team === view.team ? " mine" : ""), "data-team": team },
-    h("div", { class: "meat-team-name" }, h("strong", {}, team === view.team ? "Your side" : view.team === null ? `Team ${team}` : "The other side"), " · ", seats.map((s) => seatName(api, s)).join(", ")),
-    h("div", { class: "meat-vit", title: `vitality ${v} of ${view.vitality_start}` }, h("div", { class: "meat-vit-fill", style: `width: ${pct}%` }), h("span", { class: "meat-vit-text" }, `vitality ${v} / ${view.vitality_start}`)),
+    h("div", { class: "meat-team-name" }, h("strong", {}, team === view.team ? t("Your side") : view.team === null ? t("Team {n}", { n: team }) : t("The other side")), " · ", seats.map((s) => seatName(api, s)).join(", ")),
+    h("div", { class: "meat-vit", title: t("vitality {v} of {max}", { v, max: view.vitality_start }) }, h("div", { class: "meat-vit-fill", style: `width: ${pct}%` }), h("span", { class: "meat-vit-text" }, t("vitality {v} / {max}", { v, max: view.vitality_start }))),
     h(
       "div",
       { class: "meat-seat-info" },
@@ -147,11 +259,12 @@ function vitalityBar(view, team, api) {
           "span",
           { class: "meat-seat", "data-seat": s },
           h("strong", {}, seatName(api, s)),
-          view.leaders[s] ? ` · leader ${view.leaders[s]}` : "",
+          view.leaders[s] ? [" · ", h("span", { class: "meat-leader", "data-help": leaderHelp(view.leaders[s]), tabindex: "0" }, t("leader {name}", { name: view.leaders[s] }))] : "",
           " · ",
-          h("span", { class: "meat-tel", title: "Telestarion (ounces)" }, `Telestarion ${view.telestarion[s]}`),
-          ` · hand ${view.hand_sizes[s]}`,
-          view.passed[s] && ["activation", "responses", "instants"].includes(view.phase) ? h("span", { class: "meat-badge" }, "passed") : "",
+          h("span", { class: "meat-tel", title: t("Telestarion (ounces)") }, t("Telestarion {n}", { n: view.telestarion[s] })),
+          " · ",
+          t("hand {n}", { n: handCount(view, s) }),
+          view.passed[s] && ["activation", "responses", "instants"].includes(view.phase) ? h("span", { class: "meat-badge" }, t("passed")) : "",
         ),
       ),
     ),
@@ -169,14 +282,14 @@ function sideRow(view, row, state, api) {
     else if (pending && pending.creatures[x]) {
       content = namedCard(pending.creatures[x]);
       content.classList.add("meat-planned");
-    } else content = h("div", { class: "meat-empty" }, "empty");
-    const slot = h("div", { class: "meat-lane", "data-lane": lane, "data-seat": row.seat }, h("div", { class: "meat-lane-name" }, lane), content);
+    } else content = h("div", { class: "meat-empty" }, t("empty"));
+    const slot = h("div", { class: "meat-lane", "data-lane": lane, "data-seat": row.seat }, h("div", { class: "meat-lane-name" }, t(LANE_NAME[lane])), content);
     // My lanes accept the picked (or dragged) creature.
     if (row.seat === view.seat) {
       const act = selected && `place ${selected} ${lane}`;
       if (act && legal.includes(act)) {
         slot.classList.add("meat-drop");
-        slot.append(h("button", { type: "button", class: "small meat-place", "data-action": act, onclick: () => ((selected = null), api.act(act)) }, `place here`));
+        slot.append(h("button", { type: "button", class: "small meat-place", "data-action": act, onclick: () => ((selected = null), api.act(act)) }, t("place here")));
       }
       slot.addEventListener("dragover", (e) => {
         const name = e.dataTransfer.types.includes("text/plain") ? true : false;
@@ -193,30 +306,30 @@ function sideRow(view, row, state, api) {
     }
     return slot;
   });
-  const destiny = row.destiny.map((d) => h("span", { class: `meat-destiny ${d.status.replace(" ", "-")}` }, d.card ? `${d.card}` : "?", h("small", {}, ` ${d.status}`)));
-  if (pending) for (const d of pending.destiny) destiny.push(h("span", { class: "meat-destiny planned" }, d, h("small", {}, " planned")));
+  const destiny = row.destiny.map((d) => h("span", { class: `meat-destiny ${d.status.replace(" ", "-")}`, "data-help": d.card ? cardHelp(d.card) : t("A face-down destiny card."), tabindex: "0" }, d.card ? `${d.card}` : "?", h("small", {}, ` ${t(DSTATUS[d.status] || d.status)}`)));
+  if (pending) for (const d of pending.destiny) destiny.push(h("span", { class: "meat-destiny planned", "data-help": cardHelp(d), tabindex: "0" }, d, h("small", {}, ` ${t("planned")}`)));
   return h(
     "div",
     { class: "meat-side" + (mine ? " mine" : ""), "data-seat": row.seat },
-    h("div", { class: "meat-side-name" }, seatName(api, row.seat), row.seat === view.seat ? " (you)" : ""),
+    h("div", { class: "meat-side-name" }, seatName(api, row.seat), row.seat === view.seat ? ` ${t("(you)")}` : ""),
     h("div", { class: "meat-lanes" }, ...lanes),
-    h("div", { class: "meat-destinies" }, h("span", { class: "muted" }, "destiny: "), destiny.length ? destiny : h("span", { class: "muted" }, "none")),
+    h("div", { class: "meat-destinies" }, h("span", { class: "muted" }, t("destiny:") + " "), destiny.length ? destiny : h("span", { class: "muted" }, t("none"))),
   );
 }
 
 function battlefield(view, state, api) {
   // The other side on top, yours at the bottom (facing each other).
   const rows = [...view.field].sort((a, b) => ((a.seat & 1) === view.team) - ((b.seat & 1) === view.team) || a.seat - b.seat);
-  return h("div", { class: "meat-field" }, h("h3", {}, "The battlefield"), ...rows.map((r) => sideRow(view, r, state, api)));
+  return h("div", { class: "meat-field" }, h("h3", {}, t("The battlefield")), ...rows.map((r) => sideRow(view, r, state, api)));
 }
 
 function stackPanel(view, api) {
   if (!view.stack.length) return null;
   const items = [...view.stack].reverse().map((s, i) => {
-    const target = s.target_card ? `answers ${s.target_card}` : s.target >= 0 ? `→ ${seatName(api, Math.floor(s.target / 3))}, ${LANES[s.target % 3]}` : "";
-    return h("li", { class: i === 0 ? "top" : "" }, h("strong", {}, s.card), ` by ${seatName(api, s.seat)} `, target, i === 0 ? h("span", { class: "meat-badge" }, "resolves first") : "");
+    const target = s.target_card ? t("answers {card}", { card: s.target_card }) : s.target >= 0 ? `→ ${seatName(api, Math.floor(s.target / 3))}, ${t(LANE_NAME[LANES[s.target % 3]])}` : "";
+    return h("li", { class: i === 0 ? "top" : "", "data-help": cardHelp(s.card) }, h("strong", {}, s.card), ` ${t("by {name}", { name: seatName(api, s.seat) })} `, target, i === 0 ? h("span", { class: "meat-badge" }, t("resolves first")) : "");
   });
-  return h("div", { class: "meat-stack" }, h("h3", {}, "The instant stack (top first)"), h("ol", {}, ...items));
+  return h("div", { class: "meat-stack" }, h("h3", {}, t("The instant stack (top first)")), h("ol", {}, ...items));
 }
 
 function summaries(state, api) {
@@ -225,14 +338,15 @@ function summaries(state, api) {
   return h(
     "div",
     { class: "meat-summaries" },
-    h("h3", {}, "Battle summaries"),
+    h("h3", {}, t("Battle summaries")),
     ...sums.reverse().map((e) => h("p", {}, e.text, " ", ...(e.event.dice || []).map((d) => h("span", { class: "meat-die" }, String(d))))),
   );
 }
 
 function handPanel(view, state, api) {
-  const hand = view.hands[String(view.seat)];
+  const hand = handLeft(view, view.seat);
   if (!hand) return null;
+  const laid = pendingOf(view, view.seat).length;
   const legal = state.legal || [];
   const cards = hand.map((name) => {
     const placeable = legal.some((a) => a.startsWith(`place ${name} `));
@@ -246,7 +360,7 @@ function handPanel(view, state, api) {
         "data-action": !placeable && single.length === 1 ? single[0] : undefined,
         draggable: placeable ? "true" : undefined,
         disabled: !(placeable || single.length),
-        title: placeable ? "drag onto a lane, or click then pick a lane" : single.length ? single[0] : name,
+        title: placeable ? t("drag onto a lane, or click then pick a lane") : single.length ? single[0] : name,
         onclick: () => {
           if (placeable) {
             selected = selected === name ? null : name;
@@ -263,7 +377,12 @@ function handPanel(view, state, api) {
     );
     return el;
   });
-  return h("div", { class: "meat-hand" }, h("h3", {}, `Your hand (${hand.length})`), h("div", { class: "cards" }, ...cards));
+  return h(
+    "div",
+    { class: "meat-hand" },
+    h("h3", {}, t("Your hand ({n})", { n: hand.length }), laid ? h("span", { class: "muted" }, ` — ${t("{n} laid face down this Tactics phase", { n: laid })}`) : ""),
+    h("div", { class: "cards" }, ...cards),
+  );
 }
 
 function draftPanel(view, state, api) {
@@ -272,7 +391,7 @@ function draftPanel(view, state, api) {
   return h(
     "div",
     { class: "meat-draft" },
-    h("h3", {}, `The draft row — order: ${view.draft_order.map((s) => seatName(api, s)).join(", ")}`),
+    h("h3", {}, t("The draft row — order: {order}", { order: view.draft_order.map((s) => seatName(api, s)).join(", ") })),
     h(
       "div",
       { class: "cards" },
@@ -289,13 +408,14 @@ function prompt(view, state) {
   if (!state.yourTurn) return null;
   return (
     {
-      leaders: "Choose your leader.",
-      draft: "Draft a creature from the row (it costs Telestarion).",
-      "hand limit": "Too many cards: discard down to the hand limit.",
-      tactics: "Tactics: place your creatures face down in the three lanes (drag or click a card, then a lane), set destiny cards, then done.",
-      instants: "A window for instants: cast one, or pass.",
-      activation: "Activation: resolve your destiny cards and creature abilities, or pass.",
-      responses: "A spell is on the stack: answer it with an instant, or pass.",
+      leaders: t("Choose your leader: each one helps you for the whole game (read them below)."),
+      draft: t("Draft a creature from the row (it costs Telestarion)."),
+      "hand limit": t("Too many cards: discard down to the hand limit."),
+      tactics: t("Tactics: place your creatures face down in the three lanes (drag or click a card, then a lane), set destiny cards, then done."),
+      instants: t("A window for instants: cast one, or pass."),
+      activation: t("Activation: resolve your destiny cards and creature abilities, or pass."),
+      responses: t("A spell is on the stack: answer it with an instant, or pass."),
+      paying: t("You cannot pay for every destiny card: choose which to pay for."),
     }[view.phase] || null
   );
 }
@@ -325,16 +445,17 @@ export function render(root, state, api) {
   const ask = prompt(view, state);
   const parts = [
     statusLine(state),
-    h("p", { class: "meat-round" }, h("strong", {}, `Round ${view.round}`), ` · phase: ${view.phase}`, view.window ? ` (${view.window})` : "", ` · decks: ${view.decks.creature} creatures, ${view.decks.destiny} destiny`, view.winner_team !== null ? h("span", { class: "meat-badge win" }, `team ${view.winner_team} wins`) : ""),
+    h("p", { class: "meat-round" }, h("strong", {}, t("Round {n}", { n: view.round })), " · ", t("phase: {phase}", { phase: t(PHASE_NAME[view.phase] || view.phase) }), view.window ? ` (${view.window})` : "", " · ", t("decks: {creatures} creatures, {destiny} destiny", { creatures: view.decks.creature, destiny: view.decks.destiny }), view.winner_team !== null ? h("span", { class: "meat-badge win" }, view.winner_team === view.team ? t("your side wins") : view.team === null ? t("team {n} wins", { n: view.winner_team }) : t("the other side wins")) : ""),
     h("div", { class: "meat-teams" }, ...teams.map((t) => vitalityBar(view, t, api))),
     ask ? h("p", { class: "meat-prompt" }, ask) : null,
-    actionGroups(legal, GROUPS, api),
+    leaderPanel(view, state, api),
+    actionGroups(legal.filter((a) => !a.startsWith("leader ")), GROUPS, api),
     stackPanel(view, api),
     draftPanel(view, state, api),
     battlefield(view, state, api),
     handPanel(view, state, api),
     summaries(state, api),
-    h("p", { class: "muted meat-drafted" }, "Drafted this round: ", view.drafted.map((d, s) => `${seatName(api, s)}: ${d.join(", ") || "—"}`).join(" · ")),
+    h("p", { class: "muted meat-drafted" }, t("Drafted this round:") + " ", view.drafted.map((d, s) => `${seatName(api, s)}: ${d.join(", ") || "—"}`).join(" · ")),
   ];
   root.replaceChildren(h("div", { class: "meat-page" }, ...parts.filter(Boolean)));
 }

@@ -8,18 +8,12 @@ import { statusLine } from "../js/generic.js";
 
 pageStyle("monster-maker", import.meta.url); // its stylesheet sits next to it
 
-// The legal actions as buttons, in named groups (first group that matches).
-function actionGroups(legal, groups, api, { label = (a) => a } = {}) {
-  const box = h("div", { class: "actions mm-actions", role: "group", "aria-label": "your legal actions" });
-  const rest = new Set(legal);
-  for (const [name, test] of [...groups, ["Other", () => true]]) {
-    const acts = [...rest].filter(test);
-    if (!acts.length) continue;
-    acts.forEach((a) => rest.delete(a));
-    box.append(h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, name), ...acts.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, label(a)))));
-  }
-  return box;
-}
+// Translation: js/i18n.js sets globalThis.t (and tn for plurals); until it
+// has loaded, the English source text with its {name} placeholders filled.
+const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
+const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
+const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
+const tn = (one, many, n, p) => (globalThis.tn ? globalThis.tn(one, many, n, { n, ...p }) : fill(n === 1 ? one : many, { n, ...p }));
 
 // The last ``n`` log entries that ``test`` accepts, oldest first.
 function recentEvents(state, test, n) {
@@ -37,28 +31,105 @@ const KIND_COLOUR = {
   card: "#5f6b7a",
 };
 
-// The action groups, in the order a turn goes; a kind is the action's
-// leading words (the game's text forms, actions.py).
-const GROUPS = [
-  ["Corridor", (a) => a.startsWith("play ")],
-  ["Monster", (a) => a.startsWith("place ") || a.startsWith("send monster")],
-  ["Battle", (a) => /^(fight with|cast|wield|roll$|dispel with)/.test(a)],
-  ["Trap", (a) => a.startsWith("lose ") || a.startsWith("avoid trap")],
-  ["Secret door", (a) => a.startsWith("open door") || a === "leave door"],
-  ["Detour", (a) => a === "detour"],
-  ["After the battle", (a) => a.startsWith("heal ")],
-  ["End the turn", (a) => a.startsWith("discard ") || a === "pass" || a === "end turn"],
-];
+// The card kinds' names as the page shows them (translated).
+const KIND_NAME = { corridor: N_("corridor"), monster: N_("monster"), character: N_("character"), spell: N_("spell"), detour: N_("detour"), trap: N_("trap"), card: N_("card") };
+const MTYPE_NAME = { human: N_("human"), undead: N_("undead"), general: N_("general") };
+
+// The legal actions in groups by what they do (the game's text forms,
+// actions.py), each group with its card kind, so a newcomer reads "play a
+// corridor: Corridor 10, Corridor 20" instead of nineteen loose buttons.
+// ``key`` (data-group) stays English: the tests and the CSS use it.
+function actionPanel(legal, view, api) {
+  const box = h("div", { class: "actions mm-actions", role: "group", "aria-label": t("your legal actions") });
+  const rest = new Set(legal);
+  const take = (test) => {
+    const out = [...rest].filter(test);
+    out.forEach((a) => rest.delete(a));
+    return out;
+  };
+  const info = new Map((view.hand_cards || []).map((c) => [c.name, c]));
+  const strength = (name) => {
+    const c = info.get(name);
+    if (!c) return name;
+    if (c.kind === "corridor") return `${name} (${c.value}p)`;
+    if (c.kind === "monster") return `${name} (${c.value})`;
+    return c.strength ? `${name} (${c.strength})` : name;
+  };
+  const who = (s) => seatName(api, Number(s));
+  const button = (a, text, cls = "action") => h("button", { type: "button", class: cls, "data-action": a, title: a, onclick: () => ((selected = null), api.act(a)) }, text);
+  const group = (key, title, hint, ...content) => {
+    const items = content.flat().filter(Boolean);
+    if (!items.length) return;
+    box.append(h("div", { class: "action-group", "data-group": key }, h("span", { class: "verb" }, title), hint ? h("span", { class: "mm-hint" }, hint) : null, ...items));
+  };
+  // "cast Sleep by Fighter" -> rows "Sleep →" [by Fighter] [by Elf]
+  const aimed = (acts, re, head, label) => {
+    const by = new Map();
+    for (const a of acts) {
+      const m = re.exec(a);
+      const k = m ? m[1] : a;
+      if (!by.has(k)) by.set(k, []);
+      by.get(k).push([a, m]);
+    }
+    return [...by].map(([k, list]) => h("span", { class: "mm-aim" }, h("span", { class: "mm-aim-what" }, head(k)), ...list.map(([a, m]) => button(a, m ? label(m) : a))));
+  };
+  group("Corridor", t("Walk on"), t("play a corridor card"), take((a) => a.startsWith("play ")).map((a) => button(a, strength(a.slice(5)))));
+  const places = take((a) => a.startsWith("place "));
+  group("Monster", t("Block an opponent"), t("put a monster in front of their corridor"), aimed(places, /^place (.+) before seat (\d+)$/, (k) => `${strength(k)} →`, (m) => t("before {name}", { name: who(m[2]) })));
+  group(
+    "Battle",
+    t("Battle"),
+    t("add characters, spells and weapons, then roll"),
+    take((a) => a.startsWith("dispel with ")).map((a) => button(a, t("dispel with {card}", { card: a.slice(12) }))),
+    take((a) => a.startsWith("fight with ")).map((a) => button(a, t("fight with {card}", { card: strength(a.slice(11)) }))),
+    aimed(take((a) => a.startsWith("cast ")), /^cast (.+) by (.+)$/, (k) => t("cast {spell} →", { spell: strength(k) }), (m) => t("by {card}", { card: m[2] })),
+    aimed(take((a) => a.startsWith("wield ")), /^wield (.+) by (.+)$/, (k) => t("wield {treasure} →", { treasure: k }), (m) => t("by {card}", { card: m[2] })),
+    take((a) => a === "roll").map((a) => button(a, t("roll the dice"), "action mm-roll")),
+  );
+  group("Detour", t("Detour"), t("go around the monster (both cards are discarded)"), take((a) => a === "detour").map((a) => button(a, t("detour"))));
+  group(
+    "Trap",
+    t("Trap"),
+    t("lose cards, or a Thief avoids it"),
+    take((a) => a.startsWith("avoid trap with ")).map((a) => button(a, t("avoid it with {card}", { card: a.slice(16) }))),
+    take((a) => a.startsWith("lose ")).map((a) => button(a, t("lose {card}", { card: a.slice(5) }))),
+  );
+  group(
+    "Secret door",
+    t("Secret door"),
+    t("a Thief or a Dwarf opens it: two more treasures"),
+    take((a) => a.startsWith("open door with ")).map((a) => button(a, t("open it with {card}", { card: a.slice(15) }))),
+    take((a) => a === "leave door").map((a) => button(a, t("leave it"))),
+  );
+  group(
+    "After the battle",
+    t("After the battle"),
+    null,
+    take((a) => a.startsWith("heal ")).map((a) => button(a, t("heal {card}", { card: a.slice(5) }))),
+    take((a) => a.startsWith("send monster to seat ")).map((a) => button(a, t("send the monster to {name}", { name: who(a.slice(21)) }))),
+  );
+  group(
+    "End the turn",
+    t("End the turn"),
+    null,
+    take((a) => a === "pass").map((a) => button(a, t("pass"))),
+    take((a) => a === "end turn").map((a) => button(a, t("end turn"))),
+  );
+  group("Discard", t("Discard a card"), view.phase === "discard" ? null : t("with 8 cards you must play or discard one before your turn ends"), take((a) => a.startsWith("discard ")).map((a) => button(a, a.slice(8), "action small")));
+  group("Other", t("Other"), null, [...rest].map((a) => button(a, a)));
+  return box;
+}
 
 // The card list, when the server offers it (``bestiary cards monster-maker``
 // as JSON): card kinds and abilities, treasure effects. It is the *default*
 // rules' list, so strengths never come from it: the match's view says what
 // each card rolls under the rules in force (the Sleep errata).
-const catalog = { deck: null, treasures: null, asked: null };
+const catalog = { deck: null, treasures: null, prizes: null, asked: null };
 export function askCatalog() {
   if (catalog.asked) return catalog.asked;
   catalog.asked = getJSON("/api/games/monster-maker/cards")
     .then((c) => {
+      catalog.prizes = new Map((c.prizes || []).map((x) => [x.name, x]));
       catalog.deck = new Map((c.deck || []).map((x) => [x.name, x]));
       catalog.treasures = new Map((c.treasures || []).map((x) => [x.name, x]));
       if (last) render(...last);
@@ -68,13 +139,13 @@ export function askCatalog() {
 }
 
 function treasureNote(name) {
-  const t = catalog.treasures && catalog.treasures.get(name);
-  if (!t) return "";
-  const bits = [`gold ${t.gold}`];
-  if (t.return_penalty) bits.push(`road back +${t.return_penalty}p`);
-  if (t.battle_penalty) bits.push(`battles back −${t.battle_penalty}`);
-  if (t.weapon_bonus) bits.push(`+${t.weapon_bonus} to ${t.weapon_users.join("/")}`);
-  if (t.dispels_undead) bits.push("dispels undead");
+  const tr = catalog.treasures && catalog.treasures.get(name);
+  if (!tr) return "";
+  const bits = [goldText(tr.gold)];
+  if (tr.return_penalty) bits.push(t("road back +{n}p", { n: tr.return_penalty }));
+  if (tr.battle_penalty) bits.push(t("battles back −{n}", { n: tr.battle_penalty }));
+  if (tr.weapon_bonus) bits.push(t("+{n} to {who}", { n: tr.weapon_bonus, who: tr.weapon_users.join("/") }));
+  if (tr.dispels_undead) bits.push(t("dispels undead"));
   return bits.join(", ");
 }
 
@@ -83,8 +154,8 @@ function treasureNote(name) {
 export function handCard(c) {
   const note = (c.abilities || []).join(" ").replaceAll("_", " ") || undefined;
   if (c.kind === "corridor") return { name: c.name, kind: c.kind, value: c.value, mark: `${c.value}p` };
-  if (c.kind === "monster") return { name: c.name, kind: c.kind, value: c.value, mtype: c.type, mark: `strength ${c.value}` };
-  if (c.strength) return { name: c.name, kind: c.kind, dice: c.strength, mark: `strength ${c.strength}`, note };
+  if (c.kind === "monster") return { name: c.name, kind: c.kind, value: c.value, mtype: c.type, mark: t("strength {n}", { n: c.value }) };
+  if (c.strength) return { name: c.name, kind: c.kind, dice: c.strength, mark: t("strength {n}", { n: c.strength }), note };
   return { name: c.name, kind: c.kind, note };
 }
 
@@ -100,10 +171,10 @@ export function parseLabel(label, spells) {
     const v = known.value;
     const kind = known.kind;
     if (kind === "corridor") return { name: known.name, kind, value: v, mark: `${v}p` };
-    if (kind === "monster") return { name: known.name, kind, value: v, mtype: known.type, mark: `strength ${v}` };
+    if (kind === "monster") return { name: known.name, kind, value: v, mtype: known.type, mark: t("strength {n}", { n: v }) };
     if (kind === "character" || kind === "spell") {
       const dice = m ? m[2] : String(v);
-      return { name: known.name, kind, dice, mark: `strength ${dice}`, note: known.abilities.join(" ").replaceAll("_", " ") };
+      return { name: known.name, kind, dice, mark: t("strength {n}", { n: dice }), note: known.abilities.join(" ").replaceAll("_", " ") };
     }
     return { name: known.name, kind };
   }
@@ -115,15 +186,16 @@ export function parseLabel(label, spells) {
   let p = /^(\d+)p$/.exec(inner);
   if (p) return { name, kind: "corridor", value: Number(p[1]), mark: `${p[1]}p` };
   p = /^(\d+), (.+)$/.exec(inner);
-  if (p) return { name, kind: "monster", value: Number(p[1]), mtype: p[2], mark: `strength ${p[1]}` };
+  if (p) return { name, kind: "monster", value: Number(p[1]), mtype: p[2], mark: t("strength {n}", { n: p[1] }) };
   // Characters roll dice plus a bonus ("2D+5"); spells are plain dice or a
   // fixed number ("4D", "10") — unless the legal actions say otherwise.
   const spell = spells.has(name) || !/^\d+D\+\d+$/.test(inner);
-  return { name, kind: spell ? "spell" : "character", dice: inner, mark: `strength ${inner}` };
+  return { name, kind: spell ? "spell" : "character", dice: inner, mark: t("strength {n}", { n: inner }) };
 }
 
 function cardOf(c, opts = {}) {
-  const title = c.kind === "monster" ? `monster · ${c.mtype}` : c.kind;
+  const kind = t(KIND_NAME[c.kind] || c.kind);
+  const title = c.kind === "monster" ? `${kind} · ${t(MTYPE_NAME[c.mtype] || c.mtype)}` : kind;
   return card({
     name: c.name,
     type: title,
@@ -151,6 +223,66 @@ function seatName(api, seat) {
   return api.seatLabel ? api.seatLabel(seat) : `seat ${seat}`;
 }
 
+// -- card help (js/help.js shows an element's data-help on hover or tap) -----------------
+const ABILITY_HELP = {
+  casts: N_("can cast a spell in a battle"),
+  charms: N_("a Charm it casts can send a beaten human monster on to another player"),
+  avoids_traps: N_("avoids a trap (discard it with the trap)"),
+  opens_doors: N_("opens a Secret Door (two more treasures)"),
+  dispels_undead: N_("dispels an undead monster outright (both cards are discarded)"),
+  heals: N_("after a battle, trade it for a character used this turn (\"Heal\")"),
+  human_only: N_("works only on human monsters"),
+  charm: N_("a Magic-User or Elf who wins with it may send the monster to another player"),
+};
+const TYPE_HELP = {
+  human: N_("human type: Sleep and Charm work on it"),
+  undead: N_("undead: a Cleric, the Holy Coffin or the Sacred Goblet dispels it"),
+  general: N_("no spell type: only strength beats it"),
+};
+
+// The full text of a hand card, for the hover/tap help.
+export function cardHelp(c) {
+  const lines = [c.name];
+  if (c.kind === "corridor") lines.push(t("Corridor, {n}p long. Play it to walk on: out to the treasure room, then back exactly as far.", { n: c.value }));
+  else if (c.kind === "monster") {
+    lines.push(t("Monster, strength {n}. Place it in front of an opponent's corridor: they must roll {n} or more with characters to pass.", { n: c.value }));
+    if (TYPE_HELP[c.mtype]) lines.push(t(TYPE_HELP[c.mtype]));
+  } else if (c.kind === "character") lines.push(t("Character: rolls {dice} in a battle. Add several to beat a monster together.", { dice: c.dice }));
+  else if (c.kind === "spell") lines.push(t("Spell: adds {dice} when a character casts it in a battle (one spell per character).", { dice: c.dice }));
+  else if (c.kind === "detour") lines.push(t("Detour: go around the monster in your way; the monster, the detour and your last corridor are discarded."));
+  else if (c.kind === "trap") lines.push(t("Trap: whoever draws it loses three cards, unless a Thief avoids it."));
+  const known = catalog.deck && catalog.deck.get(c.name);
+  for (const a of (known && known.abilities) || []) if (ABILITY_HELP[a]) lines.push("• " + t(ABILITY_HELP[a]));
+  return lines.join("\n");
+}
+
+function treasureHelp(name) {
+  const tr = catalog.treasures && catalog.treasures.get(name);
+  if (!tr) return name;
+  const lines = [name, goldText(tr.gold)];
+  if (tr.open) lines.push(t("OPEN: shown to everyone as soon as it is drawn."));
+  if (tr.return_penalty) lines.push(t("The road back is {n}p longer.", { n: tr.return_penalty }));
+  if (tr.battle_penalty) lines.push(t("Battles on the road back are at −{n}.", { n: tr.battle_penalty }));
+  if (tr.weapon_bonus) lines.push(t("Weapon on the road back: +{n} to a {who}; not used up.", { n: tr.weapon_bonus, who: tr.weapon_users.join("/") }));
+  if (tr.dispels_undead) lines.push(t("Dispels an undead monster, and you keep it."));
+  if (tr.special === "secret_door") lines.push(t("A Thief or a Dwarf opens it: two more treasures."));
+  return lines.join("\n");
+}
+
+// "150" -> "150 gold"; dice ("3Dx20") are rolled once, at the end.
+function goldText(gold) {
+  if (gold === undefined || gold === null) return "";
+  return /^\d+$/.test(String(gold)) ? t("{gold} gold", { gold }) : t("{gold} gold (rolled at the end)", { gold });
+}
+
+// A prize card's gold: "Prize 200" -> "200 gold".
+function prizeText(name) {
+  const p = catalog.prizes && catalog.prizes.get(name);
+  const m = /(\d+)/.exec(name);
+  const gold = p ? p.gold : m ? m[1] : null;
+  return gold === null ? name : t("prize: {gold} gold", { gold });
+}
+
 // -- the corridor track ---------------------------------------------------------
 const TRACK_W = 600;
 
@@ -160,10 +292,9 @@ function track(p, view) {
   const span = Math.max(room, target, p.distance_out, p.distance_back) || 1;
   const x = (d) => 34 + (d / span) * (TRACK_W - 110);
   const s = svg("svg", { viewBox: `0 0 ${TRACK_W} 74`, width: TRACK_W, height: 74, class: "mm-track", role: "img" });
-  const where = p.status === "outward" ? `${p.distance_out}/${room}p in` : p.status === "returning" ? `back ${p.distance_back}/${target}p` : p.status;
-  s.setAttribute("aria-label", `corridor track: ${where}`);
+  s.setAttribute("aria-label", t("corridor track: {where}", { where: distanceText(p, view) }));
   // The out leg: the entrance on the left, the treasure room on the right.
-  s.append(svg("text", { x: 4, y: 22, "font-size": 10, fill: "#6b6878" }, "out"));
+  s.append(svg("text", { x: 4, y: 22, "font-size": 10, fill: "#6b6878" }, t("out")));
   s.append(svg("rect", { x: x(0), y: 12, width: x(room) - x(0), height: 14, fill: "#eee8d8", stroke: "#ccc2a8", rx: 3 }));
   let d = 0;
   p.corridors_out.forEach((len, i) => {
@@ -172,10 +303,10 @@ function track(p, view) {
     d += len;
   });
   s.append(svg("rect", { x: x(room) - 3, y: 6, width: 6, height: 26, fill: "#e9b949", stroke: "#7a5a10" }));
-  s.append(svg("text", { x: x(room), y: 44, "text-anchor": "middle", "font-size": 9, fill: "#7a5a10" }, `treasure room ${room}p`));
+  s.append(svg("text", { x: x(room), y: 44, "text-anchor": "middle", "font-size": 9, fill: "#7a5a10" }, t("treasure room {n}p", { n: room })));
   // The road back, drawn under it from the entrance's side.
   if (p.status !== "outward" || p.corridors_back.length) {
-    s.append(svg("text", { x: 4, y: 64, "font-size": 10, fill: "#6b6878" }, "back"));
+    s.append(svg("text", { x: 4, y: 64, "font-size": 10, fill: "#6b6878" }, t("back")));
     s.append(svg("rect", { x: x(0), y: 54, width: x(target) - x(0), height: 14, fill: "#e3ecf5", stroke: "#b4c4d6", rx: 3 }));
     let b = 0;
     p.corridors_back.forEach((len, i) => {
@@ -183,7 +314,7 @@ function track(p, view) {
       if (x(b + len) - x(b) > 16) s.append(svg("text", { x: (x(b) + x(b + len)) / 2, y: 65, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, String(len)));
       b += len;
     });
-    s.append(svg("text", { x: x(target) + 4, y: 65, "font-size": 9, fill: "#2f5f90" }, `home ${target}p`));
+    s.append(svg("text", { x: x(target) + 4, y: 65, "font-size": 9, fill: "#2f5f90" }, t("home {n}p", { n: target })));
   }
   // The monster stands in front of the last corridor played.
   if (p.monster) {
@@ -195,51 +326,81 @@ function track(p, view) {
   return s;
 }
 
+function distanceText(p, view) {
+  if (p.status === "outward") return t("{d} / {room}p in", { d: p.distance_out, room: view.treasure_room });
+  if (p.status === "returning") return t("back {d} / {target}p (reached {out}p)", { d: p.distance_back, target: p.return_target, out: p.distance_out });
+  if (p.status === "home") return t("home ({out}p in)", { out: p.distance_out });
+  return t("died in the dungeon");
+}
+
+const STATUS = { outward: N_("outward"), returning: N_("returning"), home: N_("home"), dead: N_("dead") };
+
 function treasureChip(name, hidden, note) {
-  const more = hidden ? "" : treasureNote(name);
-  return h("span", { class: "mm-treasure" + (hidden ? " hidden" : ""), title: [note, more].filter(Boolean).join(" — ") }, hidden ? "? treasure" : `◆ ${name}`);
+  const help = hidden ? t("A treasure card: hidden until it is OPEN or used.") : treasureHelp(name);
+  return h("span", { class: "mm-treasure" + (hidden ? " hidden" : ""), title: [note, hidden ? "" : treasureNote(name)].filter(Boolean).join(" — "), "data-help": help, tabindex: "0" }, hidden ? t("? treasure") : `◆ ${name}`);
+}
+
+// Treasures banked at home, with their gold (dice rolled once, at the end),
+// and prizes: "Ring 150 gold", "prize: 200 gold".
+function bankedChips(p) {
+  const rolled = new Map((p.rolled || []).map(([tr, g]) => [tr, g]));
+  const gold = (tr) => {
+    if (rolled.has(tr)) return t("{gold} gold", { gold: rolled.get(tr) });
+    const c = catalog.treasures && catalog.treasures.get(tr);
+    return c ? goldText(c.gold) : "";
+  };
+  return [
+    ...p.banked.map((tr) => h("span", { class: "mm-gold" + (p.worthless.includes(tr) ? " worthless" : ""), "data-help": treasureHelp(tr), tabindex: "0" }, [tr, gold(tr)].filter(Boolean).join(" · "))),
+    ...p.prizes.map((pr) => h("span", { class: "mm-gold prize" }, prizeText(pr))),
+  ];
 }
 
 function playerRow(p, view, api, turn) {
   const mine = p.seat === view.seat;
-  const badges = [h("span", { class: `mm-status ${p.status}` }, p.status)];
-  if (turn) badges.push(h("span", { class: "mm-turn" }, "to play"));
-  if (p.secret_door_waiting) badges.push(h("span", { class: "mm-badge" }, "secret door"));
-  if (p.battle_penalty) badges.push(h("span", { class: "mm-badge bad" }, `battles −${p.battle_penalty}`));
-  const distance =
-    p.status === "outward"
-      ? `${p.distance_out} / ${view.treasure_room}p in`
-      : p.status === "returning"
-        ? `back ${p.distance_back} / ${p.return_target}p (reached ${p.distance_out}p)`
-        : p.status === "home"
-          ? `home (${p.distance_out}p in)`
-          : "died in the dungeon";
+  const badges = [h("span", { class: `mm-status ${p.status}` }, t(STATUS[p.status] || p.status))];
+  if (turn) badges.push(h("span", { class: "mm-turn" }, t("to play")));
+  if (p.secret_door_waiting) badges.push(h("span", { class: "mm-badge" }, t("secret door")));
+  if (p.battle_penalty) badges.push(h("span", { class: "mm-badge bad" }, t("battles −{n}", { n: p.battle_penalty })));
   const treasures = [
-    ...p.open_treasures.map((t) => treasureChip(t, false, "OPEN or used: everyone sees it")),
-    ...Array.from({ length: p.hidden_treasures }, () => treasureChip("", true, "hidden until OPEN or used")),
+    ...p.open_treasures.map((tr) => treasureChip(tr, false, t("OPEN or used: everyone sees it"))),
+    ...Array.from({ length: p.hidden_treasures }, () => treasureChip("", true, t("hidden until OPEN or used"))),
   ];
-  // Dice-valued treasures show what they rolled (rolled once and kept).
-  const rolled = new Map((p.rolled || []).map(([t, g]) => [t, g]));
-  const banked = [...p.banked.map((t) => h("span", { class: "mm-gold" + (p.worthless.includes(t) ? " worthless" : "") }, rolled.has(t) ? `${t} (${rolled.get(t)})` : t)), ...p.prizes.map((t) => h("span", { class: "mm-gold prize" }, `prize ${t}`))];
+  const banked = bankedChips(p);
   const place = selected && `place ${selected} before seat ${p.seat}`;
-  const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, `place the ${selected} here`) : null;
+  const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, t("place the {card} here", { card: selected })) : null;
   return h(
     "div",
     { class: "mm-player" + (mine ? " mine" : "") + (turn ? " turn" : "") + (placeHere ? " target" : ""), "data-seat": p.seat },
-    h("div", { class: "mm-who" }, h("strong", {}, seatName(api, p.seat)), mine ? " (you)" : "", " ", ...badges, placeHere ? " " : "", placeHere),
-    h("div", { class: "mm-row" }, track(p, view), h("div", { class: "mm-distance" }, distance)),
+    h("div", { class: "mm-who" }, h("strong", {}, seatName(api, p.seat)), mine ? ` ${t("(you)")}` : "", " ", ...badges, placeHere ? " " : "", placeHere),
+    h("div", { class: "mm-row" }, track(p, view), h("div", { class: "mm-distance" }, distanceText(p, view))),
     h(
       "div",
       { class: "mm-row mm-details" },
       p.monster
-        ? h("span", { class: "mm-monster", "data-monster": p.monster }, `⚔ ${p.monster} (strength ${p.monster_strength}) in the way`)
-        : h("span", { class: "muted" }, "no monster in the way"),
-      h("span", { class: "mm-hand-size" }, `hand: ${p.hand_size} card${p.hand_size === 1 ? "" : "s"}`),
-      treasures.length ? h("span", { class: "mm-treasures" }, ...treasures) : null,
-      banked.length ? h("span", { class: "mm-banked" }, "gold: ", ...banked) : null,
-      p.dungeon_wins ? h("span", { class: "mm-badge" }, `${p.dungeon_wins} dungeon${p.dungeon_wins > 1 ? "s" : ""} won`) : null,
+        ? h("span", { class: "mm-monster", "data-monster": p.monster }, t("⚔ {monster} (strength {n}) in the way", { monster: p.monster, n: p.monster_strength }))
+        : h("span", { class: "muted" }, t("no monster in the way")),
+      h("span", { class: "mm-hand-size" }, tn("hand: {n} card", "hand: {n} cards", p.hand_size)),
+      treasures.length ? h("span", { class: "mm-treasures" }, t("carries:"), " ", ...treasures) : null,
+      banked.length ? h("span", { class: "mm-banked" }, t("banked:"), " ", ...banked) : null,
+      p.dungeon_wins ? h("span", { class: "mm-badge" }, tn("{n} dungeon won", "{n} dungeons won", p.dungeon_wins)) : null,
     ),
   );
+}
+
+// Your treasures, carried and banked, with their gold: one place that says
+// everything you own (the row above shows what the others see of it).
+function treasuresPanel(view) {
+  const mine = view.players[view.seat];
+  const carried = view.my_treasures.map((tr) => treasureChip(tr, false, mine.open_treasures.includes(tr) ? t("everyone sees it") : t("only you see it")));
+  const banked = bankedChips(mine);
+  const parts = [h("h3", {}, t("Your treasures"))];
+  if (carried.length) parts.push(h("p", { class: "mm-carried" }, t("Carried (gold once you are home):"), " ", ...carried, h("span", { class: "muted" }, ` ${tn("({n} hidden from the others)", "({n} hidden from the others)", mine.hidden_treasures)}`)));
+  if (banked.length) parts.push(h("p", { class: "mm-banked-mine" }, t("Banked:"), " ", ...banked));
+  if (!carried.length && !banked.length) {
+    const hint = mine.status === "outward" ? t("none yet — reach the treasure room ({n}p) to draw one", { n: view.treasure_room }) : t("none");
+    parts.push(h("p", { class: "muted" }, hint));
+  }
+  return h("div", { class: "mm-mine" }, ...parts);
 }
 
 // -- battles and dice -----------------------------------------------------------------
@@ -260,10 +421,11 @@ function battleResult(ev, api) {
       ` = ${r.strength}`,
     ),
   );
+  const head = d.won ? t("{name} beats {monster} ({n}): total", { name: seatName(api, d.seat), monster: d.monster, n: d.monster_strength }) : t("{name} loses to {monster} ({n}): total", { name: seatName(api, d.seat), monster: d.monster, n: d.monster_strength });
   return h(
     "div",
     { class: "mm-battle-result " + (d.won ? "won" : "lost") },
-    h("div", {}, `${seatName(api, d.seat)} ${d.won ? "beats" : "loses to"} `, h("strong", {}, `${d.monster} (${d.monster_strength})`), `: total `, die(d.total), d.penalty ? ` (−${d.penalty} princess)` : ""),
+    h("div", {}, head, " ", die(d.total), d.penalty ? ` ${t("(−{n} princess)", { n: d.penalty })}` : ""),
     h("ul", { class: "mm-party" }, ...party),
   );
 }
@@ -272,61 +434,73 @@ function battlePanel(view, state, api) {
   const out = [];
   const me = view.players[view.turn];
   if (view.battle.length) {
-    const monster = me && me.monster ? `${me.monster} (strength ${me.monster_strength})` : "the monster";
+    const monster = me && me.monster ? t("{monster} (strength {n})", { monster: me.monster, n: me.monster_strength }) : t("the monster");
     out.push(
       h(
         "div",
         { class: "mm-battle" },
-        h("h3", {}, `Battle: ${seatName(api, view.turn)} against ${monster}`),
+        h("h3", {}, t("Battle: {name} against {monster}", { name: seatName(api, view.turn), monster })),
         h(
           "div",
           { class: "cards" },
           ...view.battle.map((b) =>
-            h("div", { class: "mm-fighter" }, h("strong", {}, b.card), b.spell ? h("div", {}, `casts ${b.spell}`) : "", b.weapon ? h("div", {}, `wields ${b.weapon}`) : ""),
+            h("div", { class: "mm-fighter" }, h("strong", {}, b.card), b.spell ? h("div", {}, t("casts {spell}", { spell: b.spell })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: b.weapon })) : ""),
           ),
         ),
       ),
     );
   }
   const battles = recentEvents(state, (e) => e.event.kind === "battle", 3);
-  if (battles.length) out.push(h("div", { class: "mm-dice" }, h("h3", {}, "Dice of the last battles"), ...battles.reverse().map((e) => battleResult(e, api))));
+  if (battles.length) out.push(h("div", { class: "mm-dice" }, h("h3", {}, t("Dice of the last battles")), ...battles.reverse().map((e) => battleResult(e, api))));
   return out;
 }
 
 // -- the prompt ------------------------------------------------------------------------
-function prompt(view, state, api) {
+function prompt(view, state) {
   if (!state.yourTurn) return null;
   const me = view.players[view.seat];
   switch (view.phase) {
     case "trap":
-      return `TRAP! Lose ${view.to_lose} more card${view.to_lose === 1 ? "" : "s"} — or avoid it with a character who can.`;
+      return tn("TRAP! Lose {n} more card — or avoid it with a character who can.", "TRAP! Lose {n} more cards — or avoid it with a character who can.", view.to_lose);
     case "battle":
-      return `Battle against ${me.monster} (strength ${me.monster_strength}): add characters, cast spells, wield weapons, then roll.`;
+      return t("Battle against {monster} (strength {n}): add characters, cast spells, wield weapons, then roll.", { monster: me.monster, n: me.monster_strength });
     case "door":
-      return "The Secret Door is open: send a character through it, or leave it.";
+      return t("The Secret Door is open: send a character through it, or leave it.");
     case "discard":
-      return "The dispel was your action and you hold too many cards: discard one.";
+      return t("The dispel was your action and you hold too many cards: discard one.");
     case "after":
-      return view.charmed ? `You charmed the ${view.charmed}: send it before another player, or end your turn.` : "The battle is over: heal a fallen character, or end your turn.";
+      return view.charmed ? t("You charmed the {monster}: send it before another player, or end your turn.", { monster: view.charmed }) : t("The battle is over: heal a fallen character, or end your turn.");
     default:
       return me && me.monster
-        ? `A ${me.monster} (strength ${me.monster_strength}) blocks your way: fight it, dispel it, detour around it — or play on someone else.`
-        : "Your turn: play a corridor, place a monster before an opponent, discard or pass.";
+        ? t("A {monster} (strength {n}) blocks your way: fight it, dispel it, detour around it — or play on someone else.", { monster: me.monster, n: me.monster_strength })
+        : t("Your turn: play a corridor, place a monster before an opponent, discard or pass.");
   }
 }
 
 // The result as the rules in force count it (gold, or single-dungeon wins),
-// with each seat's breakdown: every treasure and prize, dice as rolled.
-export function finalPanel(view, api) {
+// best first and numbered from 1, with each seat's breakdown: every treasure
+// and prize, dice as rolled.
+export function finalPanel(view, api, result) {
   const f = view.final;
   const byWins = view.victory === "dungeons";
-  const line = (g, s) => {
+  const winners = new Set((result && result.winners) || []);
+  const line = (s) => {
+    const g = f.gold[s];
     const detail = (f.detail && f.detail[s]) || [];
     const worth = detail.map(([name, gold]) => `${name} (${gold})`).join(", ");
-    const head = byWins ? `${seatName(api, s)}: ${f.scores[s]} dungeon${f.scores[s] === 1 ? "" : "s"} won, ${g} gold` : `${seatName(api, s)}: ${g} gold`;
-    return h("li", {}, head, worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
+    const head = byWins ? `${seatName(api, s)}: ${tn("{n} dungeon won", "{n} dungeons won", f.scores[s])}, ${t("{gold} gold", { gold: g })}` : `${seatName(api, s)}: ${t("{gold} gold", { gold: g })}`;
+    return h("li", { class: winners.has(s) ? "winner" : "" }, head, winners.has(s) ? ` ★ ${t("winner")}` : "", worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
   };
-  return h("div", { class: "mm-final" }, h("h3", {}, `Game over (${f.reason})`), h("ol", { start: 0 }, ...f.gold.map(line)));
+  const order = f.gold.map((_, s) => s).sort((a, b) => (byWins ? (f.scores[b] || 0) - (f.scores[a] || 0) : 0) || f.gold[b] - f.gold[a] || a - b);
+  const m = /^(\d+) dungeons? played$/.exec(f.reason || "");
+  const reason = m ? tn("{n} dungeon played", "{n} dungeons played", Number(m[1])) : f.reason;
+  return h(
+    "div",
+    { class: "mm-final" },
+    h("h3", {}, t("Game over ({reason})", { reason })),
+    h("p", { class: "muted" }, byWins ? t("The most dungeons won wins; gold breaks no tie.") : t("The most gold wins: treasures brought home, plus the prize of the first one home in each dungeon.")),
+    h("ol", {}, ...order.map(line)),
+  );
 }
 
 export function render(root, state, api) {
@@ -345,20 +519,21 @@ export function render(root, state, api) {
     h(
       "p",
       { class: "mm-dungeon" },
-      h("strong", {}, `Dungeon ${view.dungeon}`),
-      ` · treasure room at ${view.treasure_room}p · draw pile ${view.draw_pile} · treasures ${view.treasure_pile} · prizes ${view.prize_pile} · discard ${view.discard_pile.length}`,
-      view.endgame ? h("span", { class: "mm-badge bad" }, "ENDGAME: no more draws") : "",
+      h("strong", {}, t("Dungeon {n}", { n: view.dungeon })),
+      " · ",
+      t("treasure room at {n}p · draw pile {draw} · treasures {treasures} · prizes {prizes} · discard {discard}", { n: view.treasure_room, draw: view.draw_pile, treasures: view.treasure_pile, prizes: view.prize_pile, discard: view.discard_pile.length }),
+      view.endgame ? h("span", { class: "mm-badge bad" }, t("ENDGAME: no more draws")) : "",
     ),
   );
   parts.push(head);
-  if (view.traps_in_draw_pile_at) parts.push(h("p", { class: "muted" }, `Traps in the draw pile at ${view.traps_in_draw_pile_at.join(", ") || "—"} from the top.`));
+  if (view.traps_in_draw_pile_at) parts.push(h("p", { class: "muted" }, t("Traps in the draw pile at {where} from the top.", { where: view.traps_in_draw_pile_at.join(", ") || "—" })));
 
-  const ask = prompt(view, state, api);
+  const ask = prompt(view, state);
   if (ask) parts.push(h("p", { class: "mm-prompt" }, ask));
-  if (view.trap && !state.yourTurn) parts.push(h("p", { class: "mm-prompt bad" }, `${seatName(api, view.turn)} fell into a trap: ${view.to_lose} more card${view.to_lose === 1 ? "" : "s"} to lose.`));
-  parts.push(actionGroups(legal, GROUPS, api, { label: (a) => a.replace(/before seat (\d+)$/, (_, s) => `before ${seatName(api, Number(s))}`).replace(/to seat (\d+)$/, (_, s) => `to ${seatName(api, Number(s))}`) }));
+  if (view.trap && !state.yourTurn) parts.push(h("p", { class: "mm-prompt bad" }, tn("{name} fell into a trap: {n} more card to lose.", "{name} fell into a trap: {n} more cards to lose.", view.to_lose, { name: seatName(api, view.turn) })));
+  parts.push(actionPanel(legal, view, api));
 
-  parts.push(h("div", { class: "mm-tracks" }, h("h3", {}, "The corridors"), ...view.players.map((p) => playerRow(p, view, api, !view.final && p.seat === view.turn))));
+  parts.push(h("div", { class: "mm-tracks" }, h("h3", {}, t("The corridors")), ...view.players.map((p) => playerRow(p, view, api, !view.final && p.seat === view.turn))));
   parts.push(...battlePanel(view, state, api));
 
   if (view.hand) {
@@ -368,7 +543,7 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "mm-hand" },
-        h("h3", {}, `Your hand (${cards.length})`, h("span", { class: "muted" }, " — click a card to use it")),
+        h("h3", {}, tn("Your hand ({n} card)", "Your hand ({n} cards)", cards.length), h("span", { class: "muted" }, ` — ${t("click a card to use it; hover or long-press it to read it")}`)),
         h(
           "div",
           { class: "cards" },
@@ -386,8 +561,9 @@ export function render(root, state, api) {
                 "data-card": c.name,
                 "data-kind": c.kind,
                 "data-action": direct || undefined,
+                "data-help": cardHelp(c),
                 disabled: !acts.length,
-                title: direct || (acts.length ? `${acts.length} ways to use it` : c.name),
+                title: direct || (acts.length ? tn("{n} way to use it", "{n} ways to use it", acts.length) : c.name),
                 onclick: () => {
                   if (direct) {
                     selected = null;
@@ -403,25 +579,15 @@ export function render(root, state, api) {
           }),
         ),
         choices.length
-          ? h("div", { class: "action-group mm-choices" }, h("span", { class: "verb" }, `${selected}:`), ...choices.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => ((selected = null), api.act(a)) }, a.replace(/before seat (\d+)$/, (_, s) => `before ${seatName(api, Number(s))}`))))
+          ? h("div", { class: "action-group mm-choices" }, h("span", { class: "verb" }, `${selected}:`), ...choices.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => ((selected = null), api.act(a)) }, a.replace(/before seat (\d+)$/, (_, s) => t("before {name}", { name: seatName(api, Number(s)) })))))
           : null,
       ),
     );
-    const mine = view.players[view.seat];
-    parts.push(
-      h(
-        "div",
-        { class: "mm-mine" },
-        h("h3", {}, "Your treasures"),
-        view.my_treasures.length
-          ? h("div", {}, ...view.my_treasures.map((t) => treasureChip(t, false, mine.open_treasures.includes(t) ? "everyone sees it" : "only you see it")), h("span", { class: "muted" }, ` (${mine.hidden_treasures} hidden from the others)`))
-          : h("p", { class: "muted" }, "none yet"),
-      ),
-    );
+    parts.push(treasuresPanel(view));
   }
-  if (view.fallen && view.fallen.length) parts.push(h("p", { class: "muted" }, `Fallen this battle: ${view.fallen.join(", ")}`));
+  if (view.fallen && view.fallen.length) parts.push(h("p", { class: "muted" }, t("Fallen this battle: {cards}", { cards: view.fallen.join(", ") })));
   if (view.final) {
-    parts.push(finalPanel(view, api));
+    parts.push(finalPanel(view, api, state.result));
   }
   root.replaceChildren(h("div", { class: "mm-page" }, ...parts));
 }

@@ -8,14 +8,21 @@ import { statusLine } from "../js/generic.js";
 
 pageStyle("teratozoic", import.meta.url); // its stylesheet sits next to it
 
+// Translation: js/i18n.js sets globalThis.t (and tn for plurals); until it
+// has loaded, the English source text with its {name} placeholders filled.
+const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
+const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
+const tn = (one, many, n, p) => (globalThis.tn ? globalThis.tn(one, many, n, { n, ...p }) : fill(n === 1 ? one : many, { n, ...p }));
+const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
+
 function actionGroups(legal, groups, api) {
-  const box = h("div", { class: "actions tz-actions", role: "group", "aria-label": "your legal actions" });
+  const box = h("div", { class: "actions tz-actions", role: "group", "aria-label": t("your legal actions") });
   const rest = new Set(legal);
-  for (const [name, test, label] of [...groups, ["Other", () => true]]) {
+  for (const [name, test, label] of [...groups, [N_("Other"), () => true]]) {
     const acts = [...rest].filter(test);
     if (!acts.length) continue;
     acts.forEach((a) => rest.delete(a));
-    box.append(h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, name), ...acts.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, label ? label(a) : a))));
+    box.append(h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...acts.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, label ? label(a) : a))));
   }
   return box;
 }
@@ -23,11 +30,11 @@ function actionGroups(legal, groups, api) {
 const COLOUR = { orange: "#d9781e", red: "#c0392b", purple: "#8a4fb0", blue: "#2f6fb5", green: "#3f8f4a", yellow: "#c9a31a", grey: "#7a7f87", "three-colour": "#444" };
 
 const GROUPS = [
-  ["Express", (a) => a === "express", () => "express: play every card not held back"],
-  ["Hold back", (a) => a.startsWith("hold ")],
-  ["Build", (a) => a.startsWith("build "), (a) => (a === "build best" ? "build best — the solver's best monsters" : a === "build flat" ? "build flat — the cards laid out unconnected" : a)],
-  ["Take (winner)", (a) => a.startsWith("take ")],
-  ["Keep", (a) => a.startsWith("keep ")],
+  [N_("Express"), (a) => a === "express", () => t("express: play every card not held back")],
+  [N_("Hold back"), (a) => a.startsWith("hold "), (a) => t("hold back {card}", { card: a.slice(5) })],
+  [N_("Build"), (a) => a.startsWith("build "), (a) => (a === "build best" ? t("build best — the solver's best monsters") : a === "build flat" ? t("build flat — the cards laid out unconnected") : a === "build placed" ? t("build as placed") : a)],
+  [N_("Take (winner)"), (a) => a.startsWith("take "), (a) => t("take {card}", { card: a.slice(5) })],
+  [N_("Keep"), (a) => a.startsWith("keep "), (a) => t("keep {card}", { card: a.slice(5) })],
 ];
 
 // -- the cards ---------------------------------------------------------------------------------
@@ -75,9 +82,30 @@ function cardInfo(id) {
   return deck.byId.get(id) || { id, name: `card #${id}`, colour: "grey", value: "?", part: "", ends: null };
 }
 
+const COLOUR_NAME = { orange: N_("orange"), red: N_("red"), purple: N_("purple"), blue: N_("blue"), green: N_("green"), yellow: N_("yellow"), grey: N_("grey"), "three-colour": N_("three-colour") };
+const SIDE_NAME = { N: N_("top"), S: N_("bottom"), E: N_("right"), W: N_("left") };
+
+// The full text of a card (hover or long-press: js/help.js).
+export function cardHelp(id) {
+  const c = cardInfo(id);
+  const lines = [c.name, t("{colour} · value {value}", { colour: t(COLOUR_NAME[c.colour] || c.colour), value: c.value })];
+  if (c.ends) {
+    const sides = endsOf(c, false).map(([side, off]) => t(SIDE_NAME[side]) + (off ? "*" : ""));
+    lines.push(t("Ends (where it connects): {sides}", { sides: sides.join(", ") || t("none") }));
+    if (c.ends.includes("+") || c.ends.includes("-")) lines.push(t("* off-centre: no other card can meet it, so it is always a loose end"));
+  }
+  if (c.doubler) lines.push(t("Doubles the cards of its colour in its monster, and that monster's bonus."));
+  if (c.colour === "grey") lines.push(t("Nuclear waste: connects like any card, but a monster with it is never single-colour."));
+  if (c.colour === "three-colour") lines.push(t("Three colours: a monster with it is never single-colour."));
+  lines.push(t("A monster is cards joined where their ends meet; +1 if it is one colour with no loose ends."));
+  return lines.join("\n");
+}
+
 function handCard(id, opts = {}) {
   const c = cardInfo(id);
-  return card({ name: c.part || c.name, type: c.colour, value: c.value, family: c.ends ? `ends ${c.ends}` : undefined, note: c.doubler ? "doubles its monster" : undefined, colour: COLOUR[c.colour] || "#5f6b7a", width: opts.width || 80, selected: opts.selected });
+  const el = card({ name: c.part || c.name, type: t(COLOUR_NAME[c.colour] || c.colour), value: c.value, family: c.ends ? t("ends {ends}", { ends: c.ends }) : undefined, note: c.doubler ? t("doubles its monster") : undefined, colour: COLOUR[c.colour] || "#5f6b7a", width: opts.width || 80, selected: opts.selected });
+  el.setAttribute("data-help", cardHelp(id));
+  return el;
 }
 
 // -- the grid ------------------------------------------------------------------------------------
@@ -90,9 +118,9 @@ function endsOf(c, turned) {
   return c.ends
     .split(/\s+/)
     .filter(Boolean)
-    .map((t) => {
-      let side = t[0];
-      let off = t[1] === "+" ? 1 : t[1] === "-" ? -1 : 0;
+    .map((e) => {
+      let side = e[0];
+      let off = e[1] === "+" ? 1 : e[1] === "-" ? -1 : 0;
       if (turned) {
         side = flip[side];
         off = -off;
@@ -102,13 +130,13 @@ function endsOf(c, turned) {
 }
 
 // One card as a tile at (gx, gy) of an SVG: its value, its part and its ends.
-function drawTile(g, info, t, gx, gy) {
+function drawTile(g, info, turned, gx, gy) {
   const col = COLOUR[info.colour] || "#777";
-  g.append(svg("title", {}, `${info.name}${t ? " (turned)" : ""}`));
+  g.append(svg("title", {}, `${info.name}${turned ? ` ${t("(turned)")}` : ""}`));
   g.append(svg("rect", { x: gx + 1, y: gy + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: "#fffdf6", stroke: col, "stroke-width": 3 }));
   g.append(svg("text", { x: gx + CELL / 2, y: gy + 27, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: col }, String(info.value)));
   g.append(svg("text", { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": 8.5, fill: "#333" }, (info.part || "").slice(0, 12)));
-  for (const [side, off] of endsOf(info, t)) {
+  for (const [side, off] of endsOf(info, turned)) {
     // "+" is right of centre on N/S edges and above it on E/W edges.
     const q = off * (CELL / 4);
     const p = { N: [gx + CELL / 2 + q, gy + 1], S: [gx + CELL / 2 + q, gy + CELL - 1], W: [gx + 1, gy + CELL / 2 - q], E: [gx + CELL - 1, gy + CELL / 2 - q] }[side];
@@ -117,19 +145,19 @@ function drawTile(g, info, t, gx, gy) {
 }
 
 // A lone tile as its own small SVG (the cards to place, the placed cards).
-function tile(id, t) {
+function tile(id, turned) {
   const info = cardInfo(id);
   const s = svg("svg", { width: CELL, height: CELL, viewBox: `0 0 ${CELL} ${CELL}`, class: "tz-tile", role: "img" });
-  s.setAttribute("aria-label", `${info.name}${t ? " (turned)" : ""}`);
-  const g = svg("g", { class: "tz-cell", "data-card": id });
-  drawTile(g, info, t, 0, 0);
+  s.setAttribute("aria-label", `${info.name}${turned ? ` ${t("(turned)")}` : ""}`);
+  const g = svg("g", { class: "tz-cell", "data-card": id, "data-help": cardHelp(id) });
+  drawTile(g, info, turned, 0, 0);
   s.append(g);
   return s;
 }
 
 function buildGrid(build, label, take = null) {
-  const cells = build.monsters.flatMap((m, k) => m.placements.map(([id, x, y, t]) => ({ id, x, y, t, k })));
-  const box = h("div", { class: "tz-build", "data-score": build.score }, h("div", { class: "tz-build-head" }, label, " — ", h("strong", { class: "tz-score" }, `${build.score} points`), build.all_closed ? h("span", { class: "tz-badge" }, "no loose ends: +1") : ""));
+  const cells = build.monsters.flatMap((m, k) => m.placements.map(([id, x, y, tu]) => ({ id, x, y, t: tu, k })));
+  const box = h("div", { class: "tz-build", "data-score": build.score }, h("div", { class: "tz-build-head" }, label, " — ", h("strong", { class: "tz-score" }, tn("{n} point", "{n} points", build.score)), build.all_closed ? h("span", { class: "tz-badge" }, t("no loose ends: +1")) : ""));
   // Monsters side by side: each keeps its own coordinates.
   const row = h("div", { class: "tz-monsters" });
   build.monsters.forEach((m, k) => {
@@ -141,12 +169,12 @@ function buildGrid(build, label, take = null) {
     const w = (Math.max(...xs) - x0 + 1) * CELL + 8;
     const hh = (y1 - Math.min(...ys) + 1) * CELL + 8;
     const s = svg("svg", { width: w, height: hh, viewBox: `0 0 ${w} ${hh}`, class: "tz-grid", role: "img" });
-    s.setAttribute("aria-label", `monster of ${m.cards.length} card(s), worth ${m.value}, ${m.closed ? "closed" : "with loose ends"}`);
+    s.setAttribute("aria-label", m.closed ? tn("monster of {n} card, worth {value}, closed", "monster of {n} cards, worth {value}, closed", m.cards.length, { value: m.value }) : tn("monster of {n} card, worth {value}, with loose ends", "monster of {n} cards, worth {value}, with loose ends", m.cards.length, { value: m.value }));
     for (const c of mine) {
       const info = cardInfo(c.id);
       const gx = 4 + (c.x - x0) * CELL;
       const gy = 4 + (y1 - c.y) * CELL;
-      const g = svg("g", { class: "tz-cell", "data-card": c.id });
+      const g = svg("g", { class: "tz-cell", "data-card": c.id, "data-help": cardHelp(c.id) });
       // The generation's winner takes a card by clicking it on the grid.
       const act = take && take(c.id);
       if (act) {
@@ -158,7 +186,7 @@ function buildGrid(build, label, take = null) {
       drawTile(g, info, c.t, gx, gy);
       s.append(g);
     }
-    row.append(h("figure", { class: "tz-monster" + (m.closed ? " closed" : " open") }, s, h("figcaption", {}, `${m.value} pts${m.closed ? " · closed" : " · loose ends"}`)));
+    row.append(h("figure", { class: "tz-monster" + (m.closed ? " closed" : " open") }, s, h("figcaption", {}, m.closed ? t("{n} pts · closed", { n: m.value }) : t("{n} pts · loose ends", { n: m.value }))));
   });
   box.append(row);
   return box;
@@ -178,17 +206,17 @@ function eraPanel(view) {
     h(
       "div",
       { class: "tz-era-rules" },
-      `draw ${e.mutations} mutations + ${e.gene_pool} from your Gene Pool · play at least ${e.min_play} · the winner gains ${e.winner_play} from play + ${e.winner_hand} from hand · the others ${e.others_hand} from hand`,
+      t("draw {m} mutations + {g} from your Gene Pool · play at least {min} · the winner gains {wp} from play + {wh} from hand · the others {oh} from hand", { m: e.mutations, g: e.gene_pool, min: e.min_play, wp: e.winner_play, wh: e.winner_hand, oh: e.others_hand }),
     ),
-    h("div", { class: "muted" }, `Generation ${view.generation} · phase ${view.phase} · Mutations Deck ${view.mutations_deck} (discard ${view.mutations_discard}) · Eras to come: ${view.eras_left.join(", ") || "none — this is the last"}`),
+    h("div", { class: "muted" }, t("Generation {n} · phase {phase} · Mutations Deck {deck} (discard {discard}) · Eras to come: {eras}", { n: view.generation, phase: t(PHASE_NAME[view.phase] || view.phase), deck: view.mutations_deck, discard: view.mutations_discard, eras: view.eras_left.join(", ") || t("none — this is the last") })),
   );
 }
 
 function playersTable(view, api) {
   const rows = view.players.map((p) => {
-    let state = p.eliminated ? "eliminated" : p.competing ? "competing" : "out of this generation";
-    if (view.winner === p.seat) state = "dominates this generation";
-    if (p.final) state = `final: ${p.final.cards} cards in monsters${p.final.exact === false ? " (not proven the largest)" : ""}`;
+    let state = p.eliminated ? t("eliminated") : p.competing ? t("competing") : view.phase === "over" ? "" : t("out of this generation");
+    if (view.winner === p.seat) state = t("dominates this generation");
+    if (p.final) state = tn("final: {n} card in monsters", "final: {n} cards in monsters", p.final.cards) + (p.final.exact === false ? ` ${t("(not proven the largest)")}` : "");
     return h(
       "tr",
       { class: (p.seat === view.seat ? "mine " : "") + (view.winner === p.seat ? "winner" : ""), "data-seat": p.seat },
@@ -196,23 +224,84 @@ function playersTable(view, api) {
       h("td", { class: "tz-pool" }, String(p.gene_pool)),
       h("td", {}, String(p.discard.length)),
       h("td", {}, String(p.hand_size)),
-      h("td", {}, p.declared ? (p.held_count ? `${p.held_count} held back` : "all expressed") : "—"),
+      h("td", {}, p.declared ? (p.held_count ? t("{n} held back", { n: p.held_count }) : t("all expressed")) : "—"),
       h("td", { class: "tz-score" }, p.score === null ? "" : String(p.score)),
       h("td", {}, state),
     );
   });
   const pool = (n) => h("th", {}, n);
-  return h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool("player"), pool("gene pool"), pool("discard"), pool("hand"), pool("expression"), pool("play score"), pool(""))), h("tbody", {}, ...rows));
+  return h("div", { class: "tz-table-wrap" }, h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool(t("player")), pool(t("gene pool")), pool(t("discard")), pool(t("hand")), pool(t("expression")), pool(t("play score")), pool(""))), h("tbody", {}, ...rows)));
+}
+
+const PHASE_NAME = { expression: N_("expression"), growth: N_("growth"), "breed-play": N_("breeding (the winner takes)"), "breed-hand": N_("breeding (keep from hand)"), over: N_("over") };
+
+// -- the end, explained -------------------------------------------------------------------
+// Why the game ended, by which rule, and how the scores and winners came
+// about. Everything comes from the view and the log this seat was sent
+// (the game_over, final_tie and eliminated events), so the replay viewer
+// explains it too. A reason the game states itself (``reason`` on the
+// game_over event or ``end_reason`` in the view) is shown first.
+export function endPanel(view, state, api) {
+  if (view.phase !== "over") return null;
+  const events = (state.log || []).map((e) => e.event);
+  const over = [...events].reverse().find((e) => e.kind === "game_over") || null;
+  const replays = events.filter((e) => e.kind === "final_tie").length;
+  const res = state.result || (over ? { scores: over.scores, winners: over.winners } : null);
+  const name = (s) => seatName(api, s);
+  const alive = view.players.filter((p) => !p.eliminated);
+  const out = view.players.filter((p) => p.eliminated);
+  const finalEra = !view.eras_left.length;
+  const owned = (p) => p.gene_pool + p.discard.length + p.hand_size;
+  const kind = alive.length <= 1 ? "eliminated" : alive.every((p) => owned(p) < 5) ? "everyone-below-five" : "final-era";
+  const lines = [];
+  const stated = (over && typeof over.reason === "string" && over.reason) || (typeof view.end_reason === "string" && view.end_reason) || "";
+  if (stated) lines.push(h("p", { class: "tz-end-stated" }, stated));
+  let why;
+  let rule;
+  if (kind === "final-era") {
+    why = t("The {era} — the final Era — has run its course. In it no Gene Pool is reshuffled: a player whose Gene Pool runs out plays a last, shorter hand and then stops. Once one or fewer players could still play a generation, the game ended (generation {n}).", { era: view.era.name, n: view.generation });
+    rule = t("Rulebook, Teratozoic Era: “once a player's Gene Pool is exhausted they cannot shuffle it and thus cannot compete in any more generations … when one or fewer players are able to compete, the game is over.”");
+  } else if (kind === "eliminated") {
+    why = finalEra ? t("Every other player was eliminated, so one or fewer players could compete and the game ended in generation {n}.", { n: view.generation }) : t("Every other player was eliminated, so one or fewer players could compete and the game ended in generation {n}, before the final Era.", { n: view.generation });
+    rule = t("Rulebook, Mutation: “if a player ever has fewer than five cards in their entire Gene Pool (including their Gene Pool Discard Pile and hand), they lose the game.”");
+  } else {
+    why = t("After generation {n}, every player still in the game had fewer than five cards in their whole Gene Pool: ties put Gene Pool cards into play, and those not gained went to the Mutations discard pile. Such a player loses the game; since all of them would lose at once, nobody could compete any more, so the game ended here, in the {era}, and everyone was scored as they stood.", { n: view.generation, era: view.era.name });
+    rule = t("Rulebook, Mutation: “if a player ever has fewer than five cards in their entire Gene Pool … they lose the game.” What happens when everyone falls below five at once is our reading (RULES.md, Elimination).");
+  }
+  lines.push(h("p", { class: "tz-end-why" }, why), h("p", { class: "tz-end-rule muted" }, rule));
+  lines.push(h("p", {}, t("Score: the cards in up to three of the largest single-colour monsters with no loose ends (one per colour) that each player can build from their whole Gene Pool. Face values do not count.")));
+  const scores = res ? res.scores : view.players.map((p) => (p.final ? p.final.cards : 0));
+  if (scores.length && scores.every((x) => Number(x) === 0)) lines.push(h("p", { class: "tz-end-zero" }, t("Nobody could build a single closed single-colour monster from their Gene Pool, so every score is 0.")));
+  if (out.length) lines.push(h("p", {}, t("Eliminated players score 0 and cannot win: {names}.", { names: out.map((p) => name(p.seat)).join(", ") })));
+  const winners = res ? res.winners : [];
+  if (winners.length === 1) {
+    const top = Math.max(...alive.map((p) => Number(scores[p.seat]) || 0));
+    const tiedTop = alive.filter((p) => (Number(scores[p.seat]) || 0) === top).length;
+    lines.push(h("p", { class: "tz-end-winner" }, tn("{name} wins with {n} card in monsters.", "{name} wins with {n} cards in monsters.", Number(scores[winners[0]]) || 0, { name: name(winners[0]) })));
+    if (tiedTop > 1) lines.push(h("p", { class: "muted" }, replays ? tn("The tie was broken after {n} replay of the Teratozoic Era.", "The tie was broken after {n} replays of the Teratozoic Era.", replays) : t("The tie was broken by the most closed single-colour monsters left over (the rulebook's first tie-break).")));
+  } else if (winners.length > 1) {
+    lines.push(h("p", { class: "tz-end-winner" }, t("{names} share the win.", { names: winners.map(name).join(", ") })));
+    lines.push(
+      h(
+        "p",
+        { class: "muted" },
+        replays
+          ? tn("They were still tied after {n} replay of the Teratozoic Era (the rulebook: “If you still have a tie, play the Teratozoic Era again!”), the most this table allows.", "They were still tied after {n} replays of the Teratozoic Era (the rulebook: “If you still have a tie, play the Teratozoic Era again!”), the most this table allows.", replays)
+          : t("They tie on cards and on leftover monsters. The rulebook's last tie-break is to play the Teratozoic Era again, but a player with fewer than five cards cannot play a generation (or this table allows no replay), so they share the win."),
+      ),
+    );
+  }
+  return h("div", { class: "tz-end", "data-end": kind }, h("h3", {}, t("Why the game ended")), ...lines);
 }
 
 function prompt(view, state) {
   if (!state.yourTurn) return null;
   return (
     {
-      expression: `Expression: drag (or click) cards to hold them back face down — the preview shows the solver's best build of what you express — then confirm. Play at least ${view.era.min_play}.`,
-      growth: "Growth: build your monsters — place your cards on the grid by hand (drag a card next to a placed one where their ends meet, or click the card, then the spot), or take the solver's best layout, or play them flat.",
-      "breed-play": "You dominate this generation: take a card from the plays (click one).",
-      "breed-hand": "Breeding: keep cards from your hand for your Gene Pool (click one).",
+      expression: t("Expression: drag (or click) cards to hold them back face down — the preview shows the solver's best build of what you express — then confirm. Play at least {n}.", { n: view.era.min_play }),
+      growth: t("Growth: build your monsters — place your cards on the grid by hand (drag a card next to a placed one where their ends meet, or click the card, then the spot), or take the solver's best layout, or play them flat."),
+      "breed-play": t("You dominate this generation: take a card from the plays (click one)."),
+      "breed-hand": t("Breeding: keep cards from your hand for your Gene Pool (click one)."),
     }[view.phase] || null
   );
 }
@@ -234,7 +323,7 @@ function withIds(build, names) {
   for (const c of deck.byId.values()) byName.set(c.name.toLowerCase(), c.id);
   const id = (n) => (typeof n === "number" ? n : byName.get(String(n).toLowerCase()));
   if (!build || names.some((n) => id(n) === undefined)) return "none";
-  return { ...build, monsters: build.monsters.map((m) => ({ ...m, cards: m.cards.map(id), placements: m.placements.map(([n, x, y, t]) => [id(n), x, y, t]) })) };
+  return { ...build, monsters: build.monsters.map((m) => ({ ...m, cards: m.cards.map(id), placements: m.placements.map(([n, x, y, tu]) => [id(n), x, y, tu]) })) };
 }
 
 function previewOf(names) {
@@ -286,7 +375,7 @@ function handPanel(view, state, api) {
         "data-action": !movable && act ? act : undefined,
         disabled: !(movable || act),
         draggable: movable ? "true" : undefined,
-        title: movable ? (where === "held" ? "click or drag back to express it" : "click or drag to hold it back") : act || cardInfo(id).name,
+        title: movable ? (where === "held" ? t("click or drag back to express it") : t("click or drag to hold it back")) : act || cardInfo(id).name,
         onclick: () => (movable ? toggle(id) : act && api.act(act)),
         ondragstart: (e) => {
           dragStarted();
@@ -312,12 +401,12 @@ function handPanel(view, state, api) {
   const box = h(
     "div",
     { class: "tz-hand" },
-    h("h3", {}, `Your hand (${view.hand.length})`),
+    h("h3", {}, t("Your hand ({n})", { n: view.hand.length })),
     h(
       "div",
       { class: "tz-zones" },
-      zone("tz-expressed", view.phase === "expression" ? "To express (play)" : "In your hand", view.phase === "expression" ? toExpress : view.hand, "hand"),
-      view.phase === "expression" ? zone("tz-held", `Held back (face down to the others) — at most ${Math.max(0, maxHeld)}`, heldIds, "held") : "",
+      zone("tz-expressed", view.phase === "expression" ? t("To express (play)") : t("In your hand"), view.phase === "expression" ? toExpress : view.hand, "hand"),
+      view.phase === "expression" ? zone("tz-held", t("Held back (face down to the others) — at most {n}", { n: Math.max(0, maxHeld) }), heldIds, "held") : "",
     ),
   );
   if (planning) {
@@ -341,15 +430,15 @@ function handPanel(view, state, api) {
               plan.held = new Set();
             },
           },
-          holds.length ? `Hold back ${holds.length} and express ${toExpress.length}` : `Express all ${toExpress.length}`,
+          holds.length ? t("Hold back {held} and express {n}", { held: holds.length, n: toExpress.length }) : t("Express all {n}", { n: toExpress.length }),
         ),
-        preview === "wait" ? h("span", { class: "muted" }, " scoring…") : "",
-        preview === "none" ? h("span", { class: "muted" }, " (no score preview from the server)") : "",
+        preview === "wait" ? h("span", { class: "muted" }, ` ${t("scoring…")}`) : "",
+        preview === "none" ? h("span", { class: "muted" }, ` ${t("(no score preview from the server)")}`) : "",
       ),
     );
-    if (preview && typeof preview === "object") box.append(h("div", { class: "tz-preview" }, buildGrid(preview, `If you express these ${toExpress.length}: the solver's best build`)));
+    if (preview && typeof preview === "object") box.append(h("div", { class: "tz-preview" }, buildGrid(preview, t("If you express these {n}: the solver's best build", { n: toExpress.length }))));
   }
-  box.append(h("p", { class: "muted" }, `Your Gene Pool: ${view.my_gene_pool.length} card(s) left to draw.`));
+  box.append(h("p", { class: "muted" }, tn("Your Gene Pool: {n} card left to draw.", "Your Gene Pool: {n} cards left to draw.", view.my_gene_pool.length)));
   return box;
 }
 
@@ -387,7 +476,7 @@ const liveAsk = { body: "", timer: null };
 
 function liveScoreOf(placements, ignoreColour) {
   if (!scoreTool) return "none";
-  const body = JSON.stringify({ placements: placements.map(([id, x, y, t]) => [cardInfo(id).name, x, y, Boolean(t)]), doubling_ignores_colour: ignoreColour });
+  const body = JSON.stringify({ placements: placements.map(([id, x, y, tu]) => [cardInfo(id).name, x, y, Boolean(tu)]), doubling_ignores_colour: ignoreColour });
   if (layoutScores.has(body)) return layoutScores.get(body);
   if (liveAsk.body !== body) {
     clearTimeout(liveAsk.timer);
@@ -432,11 +521,11 @@ function placements(view, legal) {
   const handled = new Set(legal.filter((a) => a.startsWith("build ")));
   const starts = new Map(); // card -> [{turned, text}]
   for (const c of free) {
-    for (const t of [false, true]) {
-      const text = `start ${name(c)}${t ? " turned" : ""}`;
+    for (const tu of [false, true]) {
+      const text = `start ${name(c)}${tu ? " turned" : ""}`;
       if (!has.has(text)) continue;
       handled.add(text);
-      starts.set(c, [...(starts.get(c) || []), { turned: t, text }]);
+      starts.set(c, [...(starts.get(c) || []), { turned: tu, text }]);
     }
   }
   const occupied = new Set(placed.map(([, x, y]) => `${x},${y}`));
@@ -447,13 +536,13 @@ function placements(view, legal) {
       const ny = y + STEP[side][1];
       if (occupied.has(`${nx},${ny}`)) continue;
       for (const c of free) {
-        for (const t of [false, true]) {
-          const text = `attach ${name(c)} ${side} of ${name(anchor)}${t ? " turned" : ""}`;
+        for (const tu of [false, true]) {
+          const text = `attach ${name(c)} ${side} of ${name(anchor)}${tu ? " turned" : ""}`;
           if (!has.has(text)) continue;
           handled.add(text);
           const k = `${nx},${ny}`;
           if (!targets.has(k)) targets.set(k, { x: nx, y: ny, opts: [] });
-          targets.get(k).opts.push({ card: c, turned: t, text });
+          targets.get(k).opts.push({ card: c, turned: tu, text });
         }
       }
     }
@@ -469,14 +558,14 @@ function pick(opts, card) {
 }
 
 function markFits(root, id) {
-  for (const t of root.querySelectorAll(".tz-target, .tz-newmonster")) t.classList.toggle("fits", id !== null && t.dataset.fits.split(" ").includes(String(id)));
+  for (const el of root.querySelectorAll(".tz-target, .tz-newmonster")) el.classList.toggle("fits", id !== null && el.dataset.fits.split(" ").includes(String(id)));
 }
 
 function dropSpot(cls, fits, opts, api, extra) {
   const sel = place.card;
   const act = sel !== null && fits.includes(sel) ? pick(opts, sel) : null;
-  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act || (fits.length ? "drop a card here" : ""), ...extra });
-  if (cls === "tz-target") el.append(h("span", { class: "tz-target-mark" }, act ? (act.endsWith(" turned") ? "here, turned" : "here") : "+"));
+  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act || (fits.length ? t("drop a card here") : ""), ...extra });
+  if (cls === "tz-target") el.append(h("span", { class: "tz-target-mark" }, act ? (act.endsWith(" turned") ? t("here, turned") : t("here")) : "+"));
   el.addEventListener("click", () => act && api.act(act));
   el.addEventListener("keydown", (e) => act && (e.key === "Enter" || e.key === " ") && api.act(act));
   el.addEventListener("dragover", (e) => {
@@ -493,7 +582,7 @@ function dropSpot(cls, fits, opts, api, extra) {
 }
 
 function monsterBoard(p, api, ghost) {
-  const spots = [...p.placed.map(([id, x, y, t]) => ({ id, x, y, t })), ...[...p.targets.values()].map((g) => ({ ...g, target: true }))];
+  const spots = [...p.placed.map(([id, x, y, tu]) => ({ id, x, y, t: tu })), ...[...p.targets.values()].map((g) => ({ ...g, target: true }))];
   const byMonster = new Map();
   for (const c of spots) {
     const k = Math.round(c.x / MONSTER_GAP);
@@ -516,7 +605,7 @@ function monsterBoard(p, api, ghost) {
   }
   const startOpts = [...p.starts.entries()].flatMap(([card, os]) => os.map((o) => ({ card, ...o })));
   row.append(dropSpot("tz-newmonster", [...p.starts.keys()], startOpts, api, {}));
-  row.lastChild.append(p.placed.length ? "new monster: drop a card here" : "start your first monster: drop a card here");
+  row.lastChild.append(p.placed.length ? t("new monster: drop a card here") : t("start your first monster: drop a card here"));
   if (ghost) row.append(ghost);
   return row;
 }
@@ -527,7 +616,7 @@ function placingPanel(view, state, api) {
   if (place.key !== key) Object.assign(place, { key, card: null, turned: false });
   const p = placements(view, legal);
   if (place.card !== null && !p.free.includes(place.card)) place.card = null;
-  const playable = (c) => p.starts.has(c) || [...p.targets.values()].some((t) => t.opts.some((o) => o.card === c));
+  const playable = (c) => p.starts.has(c) || [...p.targets.values()].some((g) => g.opts.some((o) => o.card === c));
   const anyTurn = [...p.handled].some((a) => a.endsWith(" turned"));
 
   // The cards still to place, drawn as tiles (turned when the toggle is on).
@@ -545,7 +634,7 @@ function placingPanel(view, state, api) {
           "aria-pressed": String(place.card === c),
           disabled: !ok,
           draggable: ok ? "true" : undefined,
-          title: ok ? "drag onto the grid, or click, then click a spot" : "fits nowhere: it will lie apart",
+          title: ok ? t("drag onto the grid, or click, then click a spot") : t("fits nowhere: it will lie apart"),
           onclick: () => {
             place.card = place.card === c ? null : c;
             render(...deck.last);
@@ -578,7 +667,7 @@ function placingPanel(view, state, api) {
             render(...deck.last);
           },
         },
-        place.turned ? "↻ turned 180°: on" : "↻ turn 180°: off",
+        place.turned ? t("↻ turned 180°: on") : t("↻ turn 180°: off"),
       )
     : "";
 
@@ -594,36 +683,36 @@ function placingPanel(view, state, api) {
   const scoreLine = h(
     "div",
     { class: "tz-place-score" },
-    "Your layout: ",
+    t("Your layout:") + " ",
     live === null
-      ? h("span", { class: "muted" }, "(the live score needs the card list)")
+      ? h("span", { class: "muted" }, t("(the live score needs the card list)"))
       : typeof live === "number"
-        ? h("strong", { class: "tz-live", "data-score": live }, `${live} points`)
+        ? h("strong", { class: "tz-live", "data-score": live }, tn("{n} point", "{n} points", live))
         : h("span", { class: "tz-live muted", "aria-busy": String(live === "wait") }, live === "wait" ? "…" : "—"),
-    h("span", { class: "muted" }, " if built now (cards not placed lie apart) · "),
-    "the solver's best: ",
-    best && typeof best === "object" ? h("strong", { class: "tz-hint", "data-score": best.score }, `${best.score} points`) : h("span", { class: "muted" }, best === "wait" ? "scoring…" : "—"),
+    h("span", { class: "muted" }, ` ${t("if built now (cards not placed lie apart)")} · `),
+    t("the solver's best:") + " ",
+    best && typeof best === "object" ? h("strong", { class: "tz-hint", "data-score": best.score }, tn("{n} point", "{n} points", best.score)) : h("span", { class: "muted" }, best === "wait" ? t("scoring…") : "—"),
   );
   const builds = ["build placed", "build best", "build flat"].filter((a) => legal.includes(a));
-  const label = { "build placed": "Build as placed", "build best": "Build the solver's best", "build flat": "Play them flat (unconnected)" };
+  const label = { "build placed": t("Build as placed"), "build best": t("Build the solver's best"), "build flat": t("Play them flat (unconnected)") };
   const placeActs = legal.filter((a) => p.handled.has(a) && !a.startsWith("build "));
   return h(
     "div",
     { class: "tz-placing-panel" },
-    h("h3", {}, "Build your monsters"),
+    h("h3", {}, t("Build your monsters")),
     scoreLine,
-    h("div", { class: "tz-tray-row" }, h("span", { class: "tz-zone-name" }, p.free.length ? "To place:" : "Every card is placed."), tray, turn),
+    h("div", { class: "tz-tray-row" }, h("span", { class: "tz-zone-name" }, p.free.length ? t("To place:") : t("Every card is placed.")), tray, turn),
     monsterBoard(p, api, null),
     h("div", { class: "tz-build-buttons" }, ...builds.map((a) => h("button", { type: "button", class: "action" + (a === "build placed" ? " tz-commit" : ""), "data-action": a, onclick: () => api.act(a) }, label[a]))),
-    best && typeof best === "object" ? h("details", { class: "tz-hint-grid" }, h("summary", {}, "the solver's layout"), buildGrid(best, "The solver's best build")) : "",
+    best && typeof best === "object" ? h("details", { class: "tz-hint-grid" }, h("summary", {}, t("the solver's layout")), buildGrid(best, t("The solver's best build"))) : "",
     placeActs.length
       ? h(
           "details",
           { class: "tz-all-places" },
-          h("summary", {}, `every placement as a button (${placeActs.length})`),
+          h("summary", {}, t("every placement as a button ({n})", { n: placeActs.length })),
           actionGroups(placeActs, [
-            ["Start", (a) => a.startsWith("start ")],
-            ["Attach", (a) => a.startsWith("attach ")],
+            [N_("Start"), (a) => a.startsWith("start ")],
+            [N_("Attach"), (a) => a.startsWith("attach ")],
           ], api),
         )
       : "",
@@ -641,7 +730,7 @@ export function render(root, state, api) {
   const view = state.view;
   const legal = state.legal || [];
   const verb = { expression: "hold", "breed-play": "take", "breed-hand": "keep" }[view.phase] || "";
-  const parts = [statusLine(state), eraPanel(view), playersTable(view, api)];
+  const parts = [statusLine(state), endPanel(view, state, api), eraPanel(view), playersTable(view, api)].filter(Boolean);
   const ask = prompt(view, state);
   if (ask) parts.push(h("p", { class: "tz-prompt" }, ask));
   // During Growth the build panel offers the build and placing actions itself.
@@ -656,9 +745,9 @@ export function render(root, state, api) {
   // The generation's plays: what each competing player put down, on a grid.
   const builds = view.players.filter((p) => p.build);
   if (builds.length) {
-    const box = h("div", { class: "tz-builds" }, h("h3", {}, "The monsters of this generation"));
+    const box = h("div", { class: "tz-builds" }, h("h3", {}, t("The monsters of this generation")));
     for (const p of builds) {
-      const label = p.seat === view.seat ? (view.my_choice === "best" ? "Your monsters (the solver's best build)" : `Your monsters (${view.my_choice || "built"})`) : seatName(api, p.seat);
+      const label = p.seat === view.seat ? (view.my_choice === "best" ? t("Your monsters (the solver's best build)") : t("Your monsters ({how})", { how: view.my_choice || t("built") })) : seatName(api, p.seat);
       let take = null;
       if (verb === "take") {
         take = (id) => (legal.includes(`take ${cardInfo(id).name}`) ? `take ${cardInfo(id).name}` : null);
@@ -668,7 +757,7 @@ export function render(root, state, api) {
     }
     parts.push(box);
   }
-  if (view.phase === "breed-hand" && view.taken.length) parts.push(h("p", { class: "muted" }, `Taken by the winner: ${view.taken.map((c) => cardInfo(c).name).join(", ")}`));
+  if (view.phase === "breed-hand" && view.taken.length) parts.push(h("p", { class: "muted" }, t("Taken by the winner: {cards}", { cards: view.taken.map((c) => cardInfo(c).name).join(", ") })));
 
   // The end: each Gene Pool scored as monsters.
   const finals = view.players.filter((p) => p.final);
@@ -677,16 +766,16 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "tz-final" },
-        h("h3", {}, "Final Gene Pools"),
+        h("h3", {}, t("Final Gene Pools")),
         ...finals.map((p) =>
           h(
             "p",
             {},
             h("strong", {}, seatName(api, p.seat)),
-            `: ${p.final.cards} cards in monsters`,
-            p.final.monsters ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => `${k} ${v}`).join(", ")})`) : "",
+            ": " + tn("{n} card in monsters", "{n} cards in monsters", p.final.cards),
+            p.final.monsters && Object.keys(p.final.monsters).length ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => `${t(COLOUR_NAME[k] || k)} ${v}`).join(", ")})`) : "",
             // The solver ran out of its search budget: say so, never pass it off as proven.
-            p.final.exact === false ? h("span", { class: "tz-inexact", title: "the search stopped before proving this is the largest" }, " — not proven the largest possible (search budget ran out)") : "",
+            p.final.exact === false ? h("span", { class: "tz-inexact", title: t("the search stopped before proving this is the largest") }, ` — ${t("not proven the largest possible (search budget ran out)")}`) : "",
           ),
         ),
       ),
