@@ -407,6 +407,9 @@ def create_app(
     from .lab import lab_router
 
     app.include_router(lab_router(store.engine, data_folder(store.url)))
+    from .i18n_api import router as i18n_router  # the pages' words, EN and PL
+
+    app.include_router(i18n_router)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app

@@ -4,30 +4,107 @@ protocol gives that seat — ``view(seat)``, ``events_since(n, seat)``,
 
 This module is the whole of what leaves the server about a match in
 progress, so the leak tests check it message by message.
+
+Log lines go out in every language at once (``"texts": {"en": …, "pl": …}``;
+``"text"`` stays English for older pages) with the rule behind them
+(``"rule"``: RULES.md anchor, heading and the rulebook's words, or None), so a
+page switches language without asking the server again. A line depends only
+on the event and the table's seat names, both the same for everyone allowed
+to see the event, so it is built once and shared by every connection.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.events import Event
 from ..engine.protocol import Game, State
+from ..i18n import LANGUAGES, N_, core, use_language
 
 log = logging.getLogger("bestiary.server")
 
+_ = core.gettext
 
-def describe(game: Game, event: Event) -> str:
-    """The game's readable line for an event (a plain fallback if the hook fails)."""
+# What the server itself says to a socket (app.py, live.py): marked here so the
+# catalog keeps them; the pages look each one up in the language they show.
+SERVER_MESSAGES = (
+    N_("internal server error"),
+    N_("internal server error: this seat's view could not be built"),
+    N_("too many messages; closing"),
+    N_("too many messages: slow down"),
+    N_("spectators cannot act; join a seat to play"),
+    N_('"act" needs "action": the text of a legal action'),
+    N_("already connected"),
+    N_("you resigned: a bot plays this seat now; you are watching"),
+)
+
+_CACHE_SIZE = 20_000
+# (id(event), game id, names) -> (event, payload). The entry holds the event
+# itself, so its id cannot be reused by another object while it is cached.
+_cache: OrderedDict[tuple[int, str, tuple[str, ...]], tuple[Event, dict[str, Any]]] = OrderedDict()
+
+
+def describe(game: Game, event: Event, names: Sequence[str] | None = None) -> str:
+    """The game's readable line for an event in the current language (a plain
+    fallback if the hook fails)."""
     try:
-        return str(game.describe_event(event))
+        return str(game.describe_event(event, names))
     except Exception:  # a game's describe hook must not break play
         log.exception("describe_event failed for %s event %s", game.id, event.kind)
         return event.kind
 
 
-def event_json(game: Game, event: Event) -> dict[str, Any]:
-    return {"event": event.to_json(), "text": describe(game, event)}
+def rule_json(game: Game, kind: str) -> dict[str, str] | None:
+    """The rule behind events of ``kind`` (anchor, title, quote), or None."""
+    try:
+        rule = game.event_rule(kind)
+    except Exception:  # a broken rules table costs the tooltip, not the game
+        log.exception("event_rule failed for %s event %s", game.id, kind)
+        return None
+    return rule.to_json() if rule is not None else None
+
+
+def seat_names(table: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The names the table shows for its seats ("" where a seat has none yet:
+    the log line then says "seat N")."""
+    seats = (table or {}).get("seats") or []
+    names: list[str] = []
+    for s in seats:
+        name = s.get("name") if isinstance(s, Mapping) else None
+        names.append(str(name)[:60] if name else "")
+    return tuple(names)
+
+
+def _payload(game: Game, event: Event, names: tuple[str, ...]) -> dict[str, Any]:
+    texts: dict[str, str] = {}
+    for lang in LANGUAGES:
+        with use_language(lang):
+            texts[lang] = describe(game, event, names or None)
+    return {"text": texts["en"], "texts": texts, "rule": rule_json(game, event.kind)}
+
+
+def event_json(game: Game, event: Event, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """One log entry: the event, its line in every language and its rule."""
+    key = (id(event), game.id, tuple(names or ()))
+    hit = _cache.get(key)
+    if hit is not None and hit[0] is event:
+        _cache.move_to_end(key)
+        payload = hit[1]
+    else:
+        payload = _payload(game, event, key[2])
+        _cache[key] = (event, payload)
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    # The payload is shared: each message gets its own copies of what it may change.
+    return {
+        "event": event.to_json(),
+        "text": payload["text"],
+        "texts": dict(payload["texts"]),
+        "rule": payload["rule"],
+    }
 
 
 def seat_update(
@@ -45,13 +122,14 @@ def seat_update(
     Events are numbered among those this seat can see (``shown`` were sent
     before), so gaps never betray hidden events; ``moves`` is this seat's own
     counter of the moves that showed it something; ``table`` the lobby's
-    public table info.
+    public table info (its seat names name the seats in log lines).
     """
     legal = [str(a) for a in state.legal(seat)] if seat is not None and not state.over else []
     result = state.result if state.over else None
+    names = seat_names(table)
     events = []
     for k, e in enumerate(state.events_since(since, seat)):
-        item = event_json(game, e)
+        item = event_json(game, e, names)
         item["event"]["i"] = shown + k
         events.append(item)
     return {
@@ -69,4 +147,6 @@ def seat_update(
 
 
 def error(message: str) -> dict[str, Any]:
+    """An error for one socket. Pages translate it (``t(message)``): the
+    server's own messages are in the catalog (``SERVER_MESSAGES``)."""
     return {"type": "error", "message": message}

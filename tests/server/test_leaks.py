@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from bestiary.engine import Rng, get_game
 from bestiary.engine.protocol import Game, State
-from bestiary.server.messages import event_json
+from bestiary.server.messages import event_json, seat_names
 
 from .conftest import create, hello, join, loadable_games, next_update, recv
 
@@ -32,12 +32,15 @@ def _reference(game: Game, table: dict[str, Any], moves: list[tuple[int, str]]) 
     return state
 
 
-def _expected(game: Game, state: State, seat: int | None, since: int, shown: int) -> dict[str, Any]:
+def _expected(
+    game: Game, state: State, seat: int | None, since: int, shown: int, names: Any = None
+) -> dict[str, Any]:
     """What the protocol gives ``seat``: its view, legal actions and the events
-    after log index ``since``, numbered among the events it can see."""
+    after log index ``since``, numbered among the events it can see (log lines
+    name seats by the table's public ``names``)."""
     events = []
     for k, e in enumerate(state.events_since(since, seat)):
-        item = event_json(game, e)
+        item = event_json(game, e, names)
         item["event"]["i"] = shown + k
         events.append(item)
     return {
@@ -50,7 +53,7 @@ def _expected(game: Game, state: State, seat: int | None, since: int, shown: int
 def _check(
     game: Game, state: State, seat: int | None, since: int, shown: int, msg: dict[str, Any]
 ) -> None:
-    want = _expected(game, state, seat, since, shown)
+    want = _expected(game, state, seat, since, shown, seat_names(msg["table"]))
     got = {k: msg[k] for k in want}
     # JSON round trip: the wire carries JSON, so compare in JSON terms.
     assert got == json.loads(json.dumps(want)), f"seat {seat} got more or less than its own"
