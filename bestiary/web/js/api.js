@@ -1,4 +1,5 @@
 // The server's lobby API and the play socket, for the lobby and table pages.
+import { t } from "./i18n.js";
 
 export async function getJSON(url) {
   const r = await fetch(url);
@@ -20,7 +21,7 @@ export async function postJSON(url, data) {
 
 function messageOf(body, r) {
   const d = body && body.detail;
-  if (typeof d === "string") return d;
+  if (typeof d === "string") return t(d); // the server's own messages are in the catalog
   if (Array.isArray(d)) return d.map((e) => `${(e.loc || []).slice(1).join(".")}: ${e.msg}`).join("; ");
   return `${r.status} ${r.statusText}`;
 }
@@ -116,7 +117,7 @@ export function h(tag, attrs = {}, ...children) {
 
 export function seatLabel(table, seat) {
   const s = table && table.seats && table.seats[seat];
-  if (!s) return `seat ${seat}`;
-  const who = s.name || (s.kind === "bot" ? `${s.agent} bot` : "open seat");
-  return `${who} (seat ${seat})`;
+  if (!s) return t("seat {n}", { n: seat });
+  const who = s.name || (s.kind === "bot" ? t("{agent} bot", { agent: s.agent }) : t("open seat"));
+  return t("{name} (seat {n})", { name: who, n: seat });
 }

@@ -1,5 +1,7 @@
 // Cards drawn as SVG: no art, only clear marks — type (banner colour and
 // name), family, nature, value (top left) and cost (bottom right).
+import { t } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 // An SVG element: svg("rect", {x: 1, y: 2}, "optional text"). Game pages draw with it too.
@@ -24,14 +26,23 @@ export function card(c) {
   const hgt = Math.round(w * 1.4);
   const root = svg("svg", { viewBox: "0 0 100 140", width: w, height: hgt, class: "card" + (c.selected ? " selected" : ""), role: "img" });
   if (c.faceDown) {
-    root.setAttribute("aria-label", "face-down card");
+    root.setAttribute("aria-label", t("face-down card"));
     root.append(svg("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#2d2a4a", stroke: "#e9b949", "stroke-width": 2 }));
     root.append(svg("path", { d: "M20 30 L80 110 M80 30 L20 110", stroke: "#4b4680", "stroke-width": 6 }));
     root.append(svg("text", { x: 50, y: 76, "text-anchor": "middle", "font-size": 14, fill: "#e9b949", "font-weight": "bold" }, "?"));
     return root;
   }
   const colour = c.colour || colourOf(c.type || c.family || c.name);
-  const label = [c.name, c.type && `type ${c.type}`, c.family && `family ${c.family}`, c.nature && `nature ${c.nature}`, c.value !== undefined && c.value !== null && `value ${c.value}`, c.cost !== undefined && c.cost !== null && `cost ${c.cost}`].filter(Boolean).join(", ");
+  const label = [
+    c.name,
+    c.type && t("type {type}", { type: c.type }),
+    c.family && t("family {family}", { family: c.family }),
+    c.nature && t("nature {nature}", { nature: c.nature }),
+    c.value !== undefined && c.value !== null && t("value {value}", { value: c.value }),
+    c.cost !== undefined && c.cost !== null && t("cost {cost}", { cost: c.cost }),
+  ]
+    .filter(Boolean)
+    .join(", ");
   root.setAttribute("aria-label", label);
   const title = svg("title", {}, label);
   root.append(title);

@@ -1,15 +1,16 @@
 // The generic table renderer: a readable summary of the view and the legal
 // actions as buttons. It serves every game that has no page of its own.
 import { h } from "./api.js";
+import { t, tn } from "./i18n.js";
 
 export function statusLine(state) {
-  if (state.replay) return h("p", { class: "turn" }, "Replay.");
-  if (state.over) return h("p", { class: "turn over" }, "Game over.");
-  if (state.seat === null) return h("p", { class: "turn" }, "You are watching.");
-  if (state.table && state.table.status === "waiting") return h("p", { class: "turn" }, "Waiting for players to take their seats…");
+  if (state.replay) return h("p", { class: "turn" }, t("Replay."));
+  if (state.over) return h("p", { class: "turn over" }, t("Game over."));
+  if (state.seat === null) return h("p", { class: "turn" }, t("You are watching."));
+  if (state.table && state.table.status === "waiting") return h("p", { class: "turn" }, t("Waiting for players to take their seats…"));
   return state.yourTurn
-    ? h("p", { class: "turn mine" }, "Your move.")
-    : h("p", { class: "turn" }, "Waiting for the other players…");
+    ? h("p", { class: "turn mine" }, t("Your move."))
+    : h("p", { class: "turn" }, t("Waiting for the other players…"));
 }
 
 function isScalar(v) {
@@ -19,7 +20,7 @@ function isScalar(v) {
 export function valueTree(value, depth = 0) {
   if (isScalar(value)) return h("span", { class: "val" }, value === null ? "—" : String(value));
   if (Array.isArray(value)) {
-    if (value.every(isScalar)) return h("span", { class: "val list" }, value.length ? value.map((v) => (v === null ? "?" : String(v))).join(", ") : "(none)");
+    if (value.every(isScalar)) return h("span", { class: "val list" }, value.length ? value.map((v) => (v === null ? "?" : String(v))).join(", ") : t("(none)"));
     return h("ol", { class: "tree", start: 0 }, ...value.map((v) => h("li", {}, valueTree(v, depth + 1))));
   }
   return h(
@@ -38,8 +39,8 @@ export function actionButtons(state, api) {
     if (!groups.has(verb)) groups.set(verb, []);
     groups.get(verb).push(a);
   }
-  const box = h("div", { class: "actions", role: "group", "aria-label": "your legal actions" });
-  const filter = legal.length > 24 ? h("input", { class: "filter", placeholder: `filter ${legal.length} actions…` }) : null;
+  const box = h("div", { class: "actions", role: "group", "aria-label": t("your legal actions") });
+  const filter = legal.length > 24 ? h("input", { class: "filter", placeholder: tn("filter {n} action…", "filter {n} actions…", legal.length) }) : null;
   const buttons = [];
   for (const [verb, acts] of groups) {
     const row = h("div", { class: "action-group" }, h("span", { class: "verb" }, verb));
@@ -64,7 +65,7 @@ export function render(root, state, api) {
   root.replaceChildren(
     statusLine(state),
     actionButtons(state, api),
-    h("h3", {}, state.seat === null ? "The table" : "What you see"),
+    h("h3", {}, state.seat === null ? t("The table") : t("What you see")),
     valueTree(state.view),
   );
 }

@@ -1,5 +1,6 @@
 // The lobby: create a table (game, variant, options, seats), list and join tables.
 import { getJSON, h, postJSON, saveSeat } from "./api.js";
+import { ready, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -11,7 +12,7 @@ function currentGame() {
 function fillGame() {
   const g = currentGame();
   if (!g) return;
-  $("game-note").textContent = `${g.players.join(", ")} players · bots: ${g.agents.join(", ")}`;
+  $("game-note").textContent = t("{players} players · bots: {bots}", { players: g.players.join(", "), bots: g.agents.join(", ") });
   $("variant").replaceChildren(...g.variants.map((v) => h("option", { value: v }, v)));
   $("players").replaceChildren(
     ...g.players.map((n) => h("option", { value: n, selected: n === g.default_players }, n)),
@@ -22,15 +23,17 @@ function fillGame() {
 
 // Levels first (what the server maps to bots of bounded strength), then the
 // game's own bots by name. The server refuses anything else from a browser.
-const LEVELS = [
-  ["normal", "normal bot"],
-  ["easy", "easy bot"],
-  ["hard", "hard bot (slower)"],
-];
+function levels() {
+  return [
+    ["normal", t("normal bot")],
+    ["easy", t("easy bot")],
+    ["hard", t("hard bot (slower)")],
+  ];
+}
 
 function botChoices(g) {
-  const named = g.agents.filter((a) => a !== "random").map((a) => [a, `${a} bot`]);
-  return [...LEVELS, ["random", "random bot"], ...named];
+  const named = g.agents.filter((a) => a !== "random").map((a) => [a, t("{agent} bot", { agent: a })]);
+  return [...levels(), ["random", t("random bot")], ...named];
 }
 
 function fillSeats() {
@@ -40,13 +43,13 @@ function fillSeats() {
   for (let i = 0; i < n; i++) {
     const kind = h(
       "select",
-      { class: "seat-kind", "data-seat": i, "aria-label": `seat ${i} kind` },
-      h("option", { value: "human", selected: i === 0 }, i === 0 ? "you" : "a person"),
+      { class: "seat-kind", "data-seat": i, "aria-label": t("seat {n}: who plays it", { n: i }) },
+      h("option", { value: "human", selected: i === 0 }, i === 0 ? t("you") : t("a person")),
       ...botChoices(g).map(([a, label], k) => h("option", { value: `bot:${a}`, selected: i > 0 && k === 0 }, label)),
     );
-    rows.push(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, `Seat ${i}`), kind));
+    rows.push(h("div", { class: "seat-row" }, h("span", { class: "seat-no" }, t("Seat {n}", { n: i })), kind));
   }
-  $("seats").replaceChildren(h("legend", {}, "Seats"), ...rows);
+  $("seats").replaceChildren(h("legend", {}, t("Seats")), ...rows);
 }
 
 function fillOptions(g) {
@@ -99,7 +102,7 @@ async function create(ev) {
       turn_seconds: $("turn-seconds").value ? Number($("turn-seconds").value) : null,
     });
     if (seats[0].kind === "human") {
-      const name = $("name").value.trim() || "player";
+      const name = $("name").value.trim() || t("player");
       localStorage.setItem("bestiary:name", name);
       const joined = await postJSON(`/api/tables/${table.id}/join`, { seat: 0, name });
       saveSeat(table.id, joined.seat, joined.token);
@@ -110,23 +113,33 @@ async function create(ev) {
   }
 }
 
-function tableItem(t) {
-  const seats = t.seats
-    .map((s) => (s.kind === "bot" ? `${s.agent} bot` : s.taken ? s.name || "player" : "open"))
+function statusName(status) {
+  const names = { waiting: t("waiting for players"), playing: t("in play"), finished: t("finished"), expired: t("expired") };
+  return names[status] || status;
+}
+
+function seatName(tb, seat) {
+  const s = tb.seats[seat];
+  return s && s.name ? s.name : t("seat {n}", { n: seat });
+}
+
+function tableItem(tb) {
+  const seats = tb.seats
+    .map((s) => (s.kind === "bot" ? t("{agent} bot", { agent: s.agent }) : s.taken ? s.name || t("player") : t("open")))
     .join(" · ");
   let link;
-  if (t.status === "waiting") link = h("a", { href: `/table/${t.id}`, class: "button" }, "join");
-  else if (t.status === "playing") link = h("a", { href: `/table/${t.id}`, class: "button" }, "watch");
-  else if (t.status === "finished") link = h("a", { href: `/table/${t.id}#replay`, class: "button" }, "replay");
-  else link = h("span", { class: "muted" }, t.status);
+  if (tb.status === "waiting") link = h("a", { href: `/table/${tb.id}`, class: "button" }, t("join"));
+  else if (tb.status === "playing") link = h("a", { href: `/table/${tb.id}`, class: "button" }, t("watch"));
+  else if (tb.status === "finished") link = h("a", { href: `/table/${tb.id}#replay`, class: "button" }, t("replay"));
+  else link = h("span", { class: "muted" }, statusName(tb.status));
   let result = "";
-  if (t.result) result = ` — winner: ${t.result.winners.map((w) => `seat ${w}`).join(", ")}`;
+  if (tb.result) result = " — " + t("winner: {names}", { names: tb.result.winners.map((w) => seatName(tb, w)).join(", ") });
   return h(
     "li",
-    { "data-table": t.id, "data-status": t.status },
-    h("strong", {}, t.title),
-    ` (${t.variant}) `,
-    t.seed_chosen ? h("span", { class: "badge", title: "the player chose this table's seed" }, "solo, own seed") : "",
+    { "data-table": tb.id, "data-status": tb.status },
+    h("strong", {}, tb.title),
+    ` (${tb.variant}) `,
+    tb.seed_chosen ? h("span", { class: "badge", title: t("the player chose this table's seed") }, t("solo, own seed")) : "",
     h("span", { class: "muted" }, seats),
     result,
     " ",
@@ -154,9 +167,9 @@ async function refresh() {
       return refresh();
     }
     const items = tables.map(tableItem);
-    $("tables").replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, "none")]));
+    $("tables").replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, t("none"))]));
     const last = Math.min(total, listing.offset + tables.length);
-    $("page-info").textContent = total ? `${listing.offset + 1}–${last} of ${total}` : "";
+    $("page-info").textContent = total ? t("{first}–{last} of {total}", { first: listing.offset + 1, last, total }) : "";
     $("prev-page").disabled = listing.offset === 0;
     $("next-page").disabled = last >= total;
   } catch (e) {
@@ -170,18 +183,19 @@ function refilter() {
 }
 
 async function main() {
+  await ready();
   $("name").value = localStorage.getItem("bestiary:name") || "";
   const data = await getJSON("/api/games");
   games = data.games.filter((g) => !g.error);
   const preferred = new URLSearchParams(location.search).get("game");
   $("game").replaceChildren(
-    ...games.map((g) => h("option", { value: g.id, selected: g.id === preferred }, `${g.title}${g.has_page ? "" : " (generic table)"}`)),
+    ...games.map((g) => h("option", { value: g.id, selected: g.id === preferred }, g.has_page ? g.title : t("{title} (generic table)", { title: g.title }))),
   );
   $("game").addEventListener("change", fillGame);
   $("players").addEventListener("change", fillSeats);
   $("create-form").addEventListener("submit", create);
   $("refresh").addEventListener("click", refresh);
-  $("f-game").replaceChildren(h("option", { value: "" }, "every game"), ...games.map((g) => h("option", { value: g.id }, g.title)));
+  $("f-game").replaceChildren(h("option", { value: "" }, t("every game")), ...games.map((g) => h("option", { value: g.id }, g.title)));
   for (const id of ["f-game", "f-status", "f-free"]) $(id).addEventListener("change", refilter);
   $("prev-page").addEventListener("click", () => {
     listing.offset = Math.max(0, listing.offset - listing.limit);

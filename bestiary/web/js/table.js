@@ -2,6 +2,7 @@
 // the result and the replay viewer. One socket per page; it reconnects.
 import { forgetSeat, getJSON, h, PlaySocket, postJSON, savedSeat, saveSeat, seatLabel } from "./api.js";
 import * as generic from "./generic.js";
+import { lang, ready, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -47,7 +48,7 @@ async function loadRenderer(game) {
 
 const api = {
   act(text) {
-    if (!page.socket || !page.socket.act(text)) showError("not connected — retrying");
+    if (!page.socket || !page.socket.act(text)) showError(t("not connected — retrying"));
   },
   get seat() {
     return page.mine ? page.mine.seat : null;
@@ -57,59 +58,60 @@ const api = {
 };
 
 function renderSeats() {
-  const t = page.table;
-  const items = t.seats.map((s) => {
+  const tb = page.table;
+  const items = tb.seats.map((s) => {
     const mine = page.mine && page.mine.seat === s.seat;
-    const winner = t.result && t.result.winners.includes(s.seat);
+    const winner = tb.result && tb.result.winners.includes(s.seat);
     const li = h(
       "li",
       { class: [mine ? "mine" : "", winner ? "winner" : ""].join(" ").trim(), "data-seat": s.seat },
       h("span", { class: "seat-no" }, `${s.seat}`),
       " ",
-      s.kind === "bot" ? h("span", { class: "bot" }, s.name || `${s.agent} bot`) : s.taken ? s.name || "player" : "open seat",
-      mine ? h("strong", {}, " (you)") : "",
-      winner ? h("strong", {}, " ★ winner") : "",
+      s.kind === "bot" ? h("span", { class: "bot" }, s.name || t("{agent} bot", { agent: s.agent })) : s.taken ? s.name || t("player") : t("open seat"),
+      mine ? h("strong", {}, " " + t("(you)")) : "",
+      winner ? h("strong", {}, " ★ " + t("winner")) : "",
     );
-    if (s.kind === "human" && !s.taken && !page.mine && t.status === "waiting") {
-      li.append(" ", h("button", { type: "button", class: "small take-seat", onclick: () => take(s.seat) }, "take this seat"));
+    if (s.kind === "human" && !s.taken && !page.mine && tb.status === "waiting") {
+      li.append(" ", h("button", { type: "button", class: "small take-seat", onclick: () => take(s.seat) }, t("take this seat")));
     }
     return li;
   });
   $("seat-list").replaceChildren(...items);
-  $("invite").value = `${location.origin}/table/${t.id}`;
-  $("seat-tools").hidden = !(page.mine && t.status === "playing");
-  $("title").textContent = `${t.title} · ${t.variant} · ${statusText(t)}`;
-  const mineToPlay = page.state && page.state.yourTurn && !page.replay;
-  document.title = `${mineToPlay ? "▶ Your turn — " : ""}Bestiary — ${t.title}`;
-  renderFairness(t);
+  $("invite").value = `${location.origin}/table/${tb.id}`;
+  $("seat-tools").hidden = !(page.mine && tb.status === "playing");
+  $("title").textContent = `${tb.title} · ${tb.variant} · ${statusText(tb)}`;
+  // The tab says so when it is your turn: a player in another tab sees it.
+  const mineToPlay = page.state && page.state.yourTurn && !page.state.over && !page.replay;
+  document.title = mineToPlay ? t("▶ Your turn — Bestiary — {title}", { title: tb.title }) : t("Bestiary — {title}", { title: tb.title });
+  renderFairness(tb);
 }
 
 // The deal's fairness: the seed's SHA-256 is published from the start, the seed
 // itself once the game is over, so anyone can check sha256(seed) and replay it.
-function renderFairness(t) {
+function renderFairness(tb) {
   const el = $("fairness");
-  if (!el || !t.seed_sha256) return;
-  const parts = [`deal commitment sha256: ${t.seed_sha256}`];
-  if (t.seed) parts.push(`seed: ${t.seed}`);
-  if (t.seed_chosen) parts.push("(a solo table: the player chose the seed)");
+  if (!el || !tb.seed_sha256) return;
+  const parts = [t("deal commitment sha256: {hash}", { hash: tb.seed_sha256 })];
+  if (tb.seed) parts.push(t("seed: {seed}", { seed: tb.seed }));
+  if (tb.seed_chosen) parts.push(t("(a solo table: the player chose the seed)"));
   el.textContent = parts.join(" · ");
 }
 
-function statusText(t) {
-  if (t.status === "waiting") return "waiting for players";
-  if (t.status === "finished") return "finished";
-  if (t.status === "expired") return "expired (nobody joined in time)";
-  return `move ${t.moves}`;
+function statusText(tb) {
+  if (tb.status === "waiting") return t("waiting for players");
+  if (tb.status === "finished") return t("finished");
+  if (tb.status === "expired") return t("expired (nobody joined in time)");
+  return t("move {n}", { n: tb.moves });
 }
 
 async function copySeatLink() {
   const link = `${location.origin}/table/${tableId}#seat=${page.mine.seat}.${page.mine.token}`;
   if (navigator.clipboard) await navigator.clipboard.writeText(link);
-  showError("seat link copied: open it on the other device (anyone with it can play your seat)");
+  showError(t("seat link copied: open it on the other device (anyone with it can play your seat)"));
 }
 
 async function resign() {
-  if (!page.mine || !confirm("Leave this game for good? A bot will play your seat.")) return;
+  if (!page.mine || !confirm(t("Leave this game for good? A bot will play your seat."))) return;
   try {
     await postJSON(`/api/tables/${tableId}/resign`, { token: page.mine.token });
     forgetSeat(tableId);
@@ -127,7 +129,7 @@ async function rematch() {
       const seat = page.mine.seat;
       const free = t.seats.find((s) => s.seat === seat && s.kind === "human" && !s.taken);
       if (free) {
-        const name = localStorage.getItem("bestiary:name") || "player";
+        const name = localStorage.getItem("bestiary:name") || t("player");
         const joined = await postJSON(`/api/tables/${t.id}/join`, { seat, name });
         saveSeat(t.id, joined.seat, joined.token);
       }
@@ -140,7 +142,7 @@ async function rematch() {
 
 async function take(seat) {
   try {
-    const name = localStorage.getItem("bestiary:name") || prompt("Your name?", "player") || "player";
+    const name = localStorage.getItem("bestiary:name") || prompt(t("Your name?"), t("player")) || t("player");
     const joined = await postJSON(`/api/tables/${tableId}/join`, { seat, name });
     saveSeat(tableId, joined.seat, joined.token);
     page.mine = { seat: joined.seat, token: joined.token };
@@ -150,23 +152,94 @@ async function take(seat) {
   }
 }
 
+// A log entry's line in the page's language (older servers sent English only).
+function lineOf(e) {
+  return (e.texts && e.texts[lang()]) || e.text;
+}
+
+// The rule behind a line: its title and the rulebook's words, on hover (title)
+// and on a tap (the line opens to show them, and a link into the rules drawer
+// when the page has one).
+function ruleTip(rule) {
+  if (!rule || !(rule.title || rule.quote)) return undefined;
+  const parts = [];
+  if (rule.title) parts.push(t("Rule: {title}", { title: rule.title }));
+  if (rule.quote) parts.push(t("The rulebook says: “{quote}”", { quote: rule.quote }));
+  return parts.join("\n");
+}
+
+function ruleBox(rule) {
+  const box = h("div", { class: "log-rule" });
+  if (rule.title) box.append(h("strong", {}, t("Rule: {title}", { title: rule.title })));
+  if (rule.quote) box.append(h("blockquote", {}, rule.quote));
+  const drawer = document.querySelector("[data-rules-drawer]");
+  if (drawer && rule.anchor) {
+    box.append(
+      h(
+        "a",
+        {
+          href: `#rule-${rule.anchor}`,
+          onclick: (ev) => {
+            ev.preventDefault();
+            document.dispatchEvent(new CustomEvent("bestiary:open-rules", { detail: { anchor: rule.anchor } }));
+          },
+        },
+        t("read this rule"),
+      ),
+    );
+  }
+  return box;
+}
+
+function toggleRule(li, e) {
+  const open = li.querySelector(".log-rule");
+  if (open) {
+    open.remove();
+    page.openRule = null;
+  } else if (e.rule) {
+    li.append(ruleBox(e.rule));
+    page.openRule = e.event.i;
+  }
+}
+
 function renderLog(entries) {
-  const items = entries.map((e) => h("li", { "data-kind": e.event.kind }, e.text));
+  const items = entries.map((e) => {
+    const tip = ruleTip(e.rule);
+    const li = h("li", { "data-kind": e.event.kind, "data-i": e.event.i, title: tip, tabindex: tip ? 0 : undefined, class: tip ? "has-rule" : undefined }, h("span", { class: "log-text" }, lineOf(e)));
+    if (tip) {
+      li.addEventListener("click", (ev) => {
+        if (ev.target.closest("a")) return;
+        toggleRule(li, e);
+      });
+      li.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          toggleRule(li, e);
+        }
+      });
+      if (page.openRule === e.event.i) li.append(ruleBox(e.rule));
+    }
+    return li;
+  });
   const log = $("log");
+  // The list's own numbers sit in its left padding: make room for every digit
+  // ("100." lost its first digit in a fixed padding).
+  log.style.paddingLeft = `${String(Math.max(entries.length, 9)).length + 2}ch`;
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
   log.replaceChildren(...items);
-  log.scrollTop = log.scrollHeight;
+  if (atEnd || page.openRule == null) log.scrollTop = log.scrollHeight;
 }
 
 function renderResult() {
-  const t = page.table;
-  const res = page.state && page.state.result ? page.state.result : t.result;
+  const tb = page.table;
+  const res = page.state && page.state.result ? page.state.result : tb.result;
   $("result-panel").hidden = !res;
   if (!res) return;
   const rows = res.scores.map((score, seat) =>
-    h("tr", { class: res.winners.includes(seat) ? "winner" : "" }, h("td", {}, seatLabel(t, seat)), h("td", {}, String(score)), h("td", {}, res.winners.includes(seat) ? "★" : "")),
+    h("tr", { class: res.winners.includes(seat) ? "winner" : "" }, h("td", {}, seatLabel(tb, seat)), h("td", {}, String(score)), h("td", {}, res.winners.includes(seat) ? "★" : "")),
   );
   $("result").replaceChildren(
-    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "score"), h("th", {}, ""))), h("tbody", {}, ...rows)),
+    h("table", { class: "scores" }, h("thead", {}, h("tr", {}, h("th", {}, t("seat")), h("th", {}, t("score")), h("th", {}, ""))), h("tbody", {}, ...rows)),
   );
 }
 
@@ -182,7 +255,7 @@ function renderBoard() {
 }
 
 function onMessage(msg) {
-  if (msg.type === "error") return showError(msg.message);
+  if (msg.type === "error") return showError(t(msg.message)); // the server's own words are in the catalog
   if (msg.type !== "update") return;
   if (page.freshLog) {
     page.log = [];
@@ -227,12 +300,13 @@ function connect() {
     onMessage,
     onStatus(s) {
       $("conn").dataset.state = s;
-      $("conn").textContent = s === "connected" ? (page.mine ? `seat ${page.mine.seat}` : "watching") : s;
+      const words = { connecting: t("connecting…"), reconnecting: t("reconnecting…"), refused: t("refused") };
+      $("conn").textContent = s === "connected" ? (page.mine ? t("seat {n}", { n: page.mine.seat }) : t("watching")) : words[s] || s;
       if (s === "connecting" || s === "reconnecting") page.freshLog = true;
       if (s === "refused" && page.mine) {
         forgetSeat(tableId);
         page.mine = null;
-        showError("this browser's seat token is not valid here any more; watching instead");
+        showError(t("this browser's seat token is not valid here any more; watching instead"));
         connect();
       }
     },
@@ -255,7 +329,9 @@ function renderReplayFrame() {
   const r = page.replay;
   const frame = r.frames[r.step];
   $("rp-step").value = String(r.step);
-  $("rp-label").textContent = frame.move ? `move ${r.step} of ${r.frames.length - 1}: ${seatLabel(page.table, frame.move.seat)} — ${frame.move.action}` : `the deal (${r.frames.length - 1} moves follow)`;
+  $("rp-label").textContent = frame.move
+    ? t("move {n} of {total}: {seat} — {action}", { n: r.step, total: r.frames.length - 1, seat: seatLabel(page.table, frame.move.seat), action: frame.move.action })
+    : tn("the deal ({n} move follows)", "the deal ({n} moves follow)", r.frames.length - 1);
   const log = r.frames.slice(0, r.step + 1).flatMap((f) => f.events);
   renderLog(log);
   const state = { game: page.table.game, seat: r.seat, view: frame.view, legal: [], yourTurn: false, over: r.step === r.frames.length - 1, result: null, table: page.table, log, replay: true };
@@ -281,10 +357,11 @@ function closeReplay() {
 }
 
 async function main() {
+  await ready();
   try {
     page.table = await getJSON(`/api/tables/${tableId}`);
   } catch (e) {
-    $("board").replaceChildren(h("p", { class: "error" }, e.message), h("a", { href: "/" }, "back to the lobby"));
+    $("board").replaceChildren(h("p", { class: "error" }, e.message), h("a", { href: "/" }, t("back to the lobby")));
     return;
   }
   page.renderer = await loadRenderer(page.table.game);
@@ -300,7 +377,7 @@ async function main() {
   $("rp-next").addEventListener("click", () => stepReplay(page.replay.step + 1));
   $("rp-last").addEventListener("click", () => stepReplay(Infinity));
   $("rp-step").addEventListener("input", (e) => stepReplay(Number(e.target.value)));
-  $("rp-seat").replaceChildren(h("option", { value: "" }, "a spectator"), ...page.table.seats.map((s) => h("option", { value: s.seat }, seatLabel(page.table, s.seat))));
+  $("rp-seat").replaceChildren(h("option", { value: "" }, t("a spectator")), ...page.table.seats.map((s) => h("option", { value: s.seat }, seatLabel(page.table, s.seat))));
   if (page.mine) $("rp-seat").value = String(page.mine.seat); // replays show your own hand
   $("rp-seat").addEventListener("change", openReplay);
   connect();
