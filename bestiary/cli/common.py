@@ -50,12 +50,14 @@ def esc(value: object) -> str:
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr (the message is text, not markup) and exit ``code``."""
-    err.print(f"[bold red]{esc(_('error:'))}[/] {esc(message)}", highlight=False, soft_wrap=True)
+    word = _("error:")
+    err.print(f"[bold red]{esc(word)}[/] {esc(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def warn(message: str) -> None:
-    err.print(f"[yellow]{esc(_('warning:'))}[/] {esc(message)}", highlight=False, soft_wrap=True)
+    word = _("warning:")
+    err.print(f"[yellow]{esc(word)}[/] {esc(message)}", highlight=False, soft_wrap=True)
 
 
 def warn_broken_games() -> None:

@@ -141,7 +141,8 @@ def expected_shape(game: Game, rules: Ruleset) -> str:
 def fail_with_shape(message: str, game: Game, rules: Ruleset) -> None:
     from .common import err
 
-    err.print(f"[bold red]{esc(_('error:'))}[/] {esc(message)}", highlight=False, soft_wrap=True)
+    word = _("error:")
+    err.print(f"[bold red]{esc(word)}[/] {esc(message)}", highlight=False, soft_wrap=True)
     err.print(
         esc(_("{game} expects: {shape}").format(game=game.id, shape=expected_shape(game, rules))),
         highlight=False,

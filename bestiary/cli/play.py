@@ -307,6 +307,7 @@ def print_result(specs: list[str], scores: list[float], winners: list[int]) -> N
     table.add_column(esc(_("player")))
     table.add_column(esc(_("score")), justify="right")
     for i, (spec, sc) in enumerate(zip(specs, scores, strict=True)):
-        mark = f" [bold green]{esc(_('winner'))}[/]" if i in winners else ""
+        won = _("winner")
+        mark = f" [bold green]{esc(won)}[/]" if i in winners else ""
         table.add_row(str(i), esc(spec) + mark, f"{sc:g}")
     out.print(table)

@@ -94,6 +94,6 @@ def replay(
         if matches:
             out.print(esc(_("replay matches the recorded result")))
         else:
-            out.print(f"[red]{esc(_('replay does NOT match the recorded result'))}[/]")
+            out.print(_("replay does NOT match the recorded result"), style="red", markup=False)
     if not matches:
         raise typer.Exit(1)

@@ -141,3 +141,8 @@ async function load() {
   const header = document.querySelector("header.top");
   if (header && !header.querySelector(".lang-toggle")) header.append(languageToggle());
 }
+
+// Game pages (web/games/*.js) and js/help.js call globalThis.t / tn, so they
+// need no import path of their own.
+globalThis.t = t;
+globalThis.tn = tn;
