@@ -560,6 +560,8 @@ def test_a_forced_discard_says_which_nature_forced_it() -> None:
     card = {"name": "Kappa", "natures": ["mean"]}
     forced = Event(0, "discarded", {"seat": 2, "card": card, "why": "mean", "aside": False})
     chosen = Event(1, "discarded", {"seat": 2, "card": card, "why": "chosen", "aside": False})
-    assert describe(forced) == "A mean monster takes revenge: seat 2 discards Kappa (mean) at random"
+    assert describe(forced) == (
+        "A mean monster takes revenge: seat 2 discards Kappa (mean) at random"
+    )
     assert describe(chosen) == "seat 2 discards Kappa (mean)"
     assert describe(forced, ["Ann", "Bob", "Cy"]).endswith("Cy discards Kappa (mean) at random")
