@@ -26,7 +26,7 @@ from bestiary.engine.events import Event, seat_label
 
 from .cards import SYMBOL, Card, cards_from
 from .describe import _ as _t
-from .describe import cards_text, colour_label, era_rules, points_text
+from .describe import cards_text, colour_label, describe, era_rules, points_text
 from .solver import best_build
 from .tiles import Placement, edge, score_layout
 
@@ -357,8 +357,9 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
     if seat is not None and "hand" in view:
         parts.append(Panel(_mine(deck, view, seat), title=escape(seat_label(seat))))
     if events:
-        # Every event given is shown: the caller decides how far back to go.
-        parts.append(Text("\n".join(game.describe_event(e) for e in events), style="dim"))
+        # Every event given is shown (the caller decides how far back to go), its
+        # cards named from this game's card file.
+        parts.append(Text("\n".join(describe(e, None, deck) for e in events), style="dim"))
     return Group(*parts)
 
 
