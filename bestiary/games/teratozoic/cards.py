@@ -2,7 +2,7 @@
 
 Cards are small ints (their row in ``data/cards.csv``); everything a rule
 needs about a card is in the :class:`Card` tuple-like record, and the tile
-geometry (its ends in both orientations) is precomputed by :mod:`tiles`.
+geometry (its ends in both orientations) is precomputed by :mod:`.edges`.
 Both data files are reconstructions (see RULES.md): the text lost the
 card faces and the numbers on the Era cards.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from bestiary.engine import BadCardFile
 from bestiary.engine.datafile import decode_text, read_bytes
 
-from .tiles import orientations, parse_ends
+from .edges import orientations, parse_ends
 
 DATA = Path(__file__).parent / "data"
 
@@ -50,7 +50,7 @@ class Card:
     ends: str  # the data file's text, e.g. "N E S W"
     doubler: bool
     third: str
-    # Edge masks of the two orientations (upright, turned 180°): see tiles.py.
+    # Edge masks of the two orientations (upright, turned 180°): see edges.py.
     orients: tuple[int, ...]
 
     @property

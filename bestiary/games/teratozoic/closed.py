@@ -34,7 +34,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .tiles import OPPOSITE, edge
+from .tiles import edge
 
 Shape = tuple[int, ...]  # a card's orientation masks, sorted (see solver.shape_of)
 
@@ -46,12 +46,6 @@ _HALF = _ROW // 2
 def _xy(cell: int) -> tuple[int, int]:
     x, y = divmod(cell + _HALF, _ROW)
     return x, y - _HALF
-
-
-def _below_or_right(cell: int) -> bool:
-    """May a card lie here when the top-left card is at the origin?"""
-    x, y = _xy(cell)
-    return y < 0 or (y == 0 and x > 0)
 
 
 @dataclass(frozen=True)
@@ -66,7 +60,7 @@ class ClosedMonster:
 
 
 # ------------------------------------------------------------------ bounds
-def _parity_vector(m: int) -> int:
+def parity_vector(m: int) -> int:
     """Which (axis, spot) classes hold an odd number of this card's ends. Turning
     mirrors spots -1 and +1, so those two are counted together."""
     vec = 0
@@ -91,7 +85,7 @@ def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
 
     The largest subset meeting both (dropping as few cards as needed)."""
     kinds = [
-        (_parity_vector(s[0]), s[0].bit_count() - 2, k)
+        (parity_vector(s[0]), s[0].bit_count() - 2, k)
         for s, k in zip(shapes, counts, strict=True)
         if k > 0
     ]
@@ -99,30 +93,37 @@ def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
     leaves = [k for k in kinds if k[1] == -1]
     # A card without ends is a closed monster on its own (and joins no other).
     best = int(any(s[0] == 0 for s, k in zip(shapes, counts, strict=True) if k))
+    # Per choice of single-ended kinds to drop one card of: the parity left, the
+    # single-ended cards kept (each costs one of the budget), and how many pairs
+    # of them could still be dropped without changing the parity.
+    picks = []
+    for pick in range(1 << len(leaves)):
+        p = cost = pairs = 0
+        for j, (vec, _, cnt) in enumerate(leaves):
+            c = cnt - (pick >> j & 1)
+            if c & 1:
+                p ^= vec
+            cost += c
+            pairs += c // 2
+        picks.append((p, cost, pairs))
     for drop in range(1 << len(hubs)):
         par, kept, budget = 0, 0, 2
         for i, (vec, delta, cnt) in enumerate(hubs):
             c = cnt - (drop >> i & 1)
-            par ^= vec if c & 1 else 0
+            if c & 1:
+                par ^= vec
             kept += c
             budget += c * delta
-        for pick in range(1 << len(leaves)):
-            p = par
-            ks = []
-            for j, (vec, _, cnt) in enumerate(leaves):
-                c = cnt - (pick >> j & 1)
-                p ^= vec if c & 1 else 0
-                ks.append(c)
-            if p or min(ks, default=0) < 0:
+        for p, cost, pairs in picks:
+            if p != par:
                 continue
-            cost = sum(ks)  # each single-ended card costs one
-            # Too many single-ended cards: drop them two at a time (parity kept).
-            for j in range(len(leaves)):
-                while cost > budget and ks[j] >= 2:
-                    ks[j] -= 2
-                    cost -= 2
-            if cost <= budget:
-                best = max(best, kept + sum(ks))
+            if cost > budget:
+                # Too many single-ended cards: drop them two at a time (parity kept).
+                cost -= 2 * min(pairs, (cost - budget + 1) // 2)
+                if cost > budget:
+                    continue
+            if kept + cost > best:
+                best = kept + cost
     return best
 
 
@@ -250,27 +251,61 @@ def _ends_balance(n_v: int, n_h: int, same: int, opposite: int, free_v: int, fre
 class _Matcher:
     """Which (shape, orientation) may fill a cell, by what its neighbours demand:
     each placed neighbour fixes the facing edge exactly (an end meets an end,
-    a blank edge a blank edge). Answers are memoised per demand."""
+    a blank edge a blank edge). Answers are memoised per demand, and one
+    matcher serves every search over the same shapes (:func:`_matcher`).
+
+    A demand is one int: four 4-bit fields (N, E, S, W), each the 3-bit edge
+    the neighbour on that side shows, or ``_FREE`` when the cell there is empty.
+    ``by_ends`` holds the same answers ordered with more ends first (the order
+    the branch and bound tries them in)."""
+
+    __slots__ = ("by_ends", "cand", "memo")
 
     def __init__(self, shapes: tuple[Shape, ...]) -> None:
         self.cand = [
             (k, m, tuple(edge(m, d) for d in range(4))) for k, s in enumerate(shapes) for m in s
         ]
-        self.memo: dict[tuple[int | None, ...], list[tuple[int, int]]] = {}
+        self.memo: dict[int, list[tuple[int, int]]] = {}
+        self.by_ends: dict[int, list[tuple[int, int]]] = {}
+
+    def demand(self, cells: dict[int, int], cell: int) -> int:
+        get = cells.get
+        o = get(cell + 1)  # the card north shows its south edge
+        key = _FREE if o is None else (o >> 6) & 7
+        o = get(cell + _ROW)  # east: its west edge
+        key |= (_FREE if o is None else (o >> 9) & 7) << 4
+        o = get(cell - 1)  # south: its north edge
+        key |= (_FREE if o is None else o & 7) << 8
+        o = get(cell - _ROW)  # west: its east edge
+        return key | (_FREE if o is None else (o >> 3) & 7) << 12
+
+    def answer(self, key: int) -> list[tuple[int, int]]:
+        demand = [(key >> (4 * d)) & 15 for d in range(4)]
+        got = self.memo[key] = [
+            (k, m)
+            for k, m, es in self.cand
+            if all(f == _FREE or es[d] == f for d, f in enumerate(demand))
+        ]
+        # sorted() is stable: among equals the order of ``got`` stays.
+        self.by_ends[key] = sorted(got, key=lambda km: -km[1].bit_count())
+        return got
 
     def match(self, cells: dict[int, int], cell: int) -> list[tuple[int, int]]:
-        demand = tuple(
-            None if (o := cells.get(cell + _STEP[d])) is None else edge(o, OPPOSITE[d])
-            for d in range(4)
-        )
-        got = self.memo.get(demand)
-        if got is None:
-            got = self.memo[demand] = [
-                (k, m)
-                for k, m, es in self.cand
-                if all(f is None or es[d] == f for d, f in enumerate(demand))
-            ]
-        return got
+        key = self.demand(cells, cell)
+        got = self.memo.get(key)
+        return got if got is not None else self.answer(key)
+
+
+_FREE = 8  # no card on that side: any edge fits
+
+
+@lru_cache(maxsize=4096)
+def _matcher(shapes: tuple[Shape, ...]) -> _Matcher:
+    return _Matcher(shapes)
+
+
+# The cell offsets of a mask's ends (N, E, S, W order), by orientation mask.
+_OPEN = tuple(tuple(_STEP[d] for d in range(4) if (m >> (3 * d)) & 7) for m in range(1 << 12))
 
 
 ShapeLayout = tuple[tuple[int, int, int], ...]  # (x, y, orientation mask) per card
@@ -297,11 +332,9 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
     avail = counts
     cells: dict[int, int] = {}
     nodes = [0]
-
-    matcher = _Matcher(tuple(uniq))
-
-    def fits(cell: int) -> list[tuple[int, int]]:
-        return [km for km in matcher.match(cells, cell) if avail[km[0]]]
+    matcher = _matcher(tuple(uniq))
+    memo = matcher.memo
+    demand = matcher.demand
 
     def dfs(required: set[int], left: int) -> bool:
         nodes[0] += 1
@@ -313,7 +346,11 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
             return False
         pick, options = -1, None
         for cell in required:
-            opts = fits(cell)
+            key = demand(cells, cell)
+            got = memo.get(key)
+            if got is None:
+                got = matcher.answer(key)
+            opts = [km for km in got if avail[km[0]]]
             if options is None or len(opts) < len(options):
                 pick, options = cell, opts
                 if not opts:
@@ -324,9 +361,9 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
             cells[pick] = m
             req = set(required)
             req.discard(pick)
-            for d in range(4):
-                if edge(m, d) and pick + _STEP[d] not in cells:
-                    req.add(pick + _STEP[d])
+            for step in _OPEN[m]:
+                if pick + step not in cells:
+                    req.add(pick + step)
             if dfs(req, left - 1):
                 return True
             del cells[pick]
@@ -353,7 +390,7 @@ class _Search:
         self.avail = list(counts)
         self.budget = budget
         self.nodes = 0
-        self.matcher = _Matcher(shapes)
+        self.matcher = _matcher(shapes)
         self.delta = [s[0].bit_count() - 2 for s in shapes]  # ends - 2
         self.hubs = [k for k in range(len(shapes)) if self.delta[k] >= 0]
         self.leaves = [k for k in range(len(shapes)) if self.delta[k] == -1]
@@ -376,10 +413,6 @@ class _Search:
         leaves = sum(self.avail[k] for k in self.leaves)
         return hubs + max(0, min(leaves, slack))
 
-    def _fits(self, cell: int) -> list[tuple[int, int]]:
-        avail = self.avail
-        return [km for km in self.matcher.match(self.cells, cell) if avail[km[0]]]
-
     def _record(self) -> None:
         self.best_size = len(self.cells)
         lay = tuple(sorted((*_xy(c), m) for c, m in self.cells.items()))
@@ -399,33 +432,41 @@ class _Search:
         more = self._more_possible(placed_delta)
         if len(required) > more or n + more <= self.best_size:
             return False
+        cells, avail = self.cells, self.avail
+        matcher = self.matcher
+        by_ends, demand = matcher.by_ends, matcher.demand
         pick, options = -1, None
         for cell in required:
-            if not _below_or_right(cell):
-                return False  # above the top row or left of the top-left card
-            opts = self._fits(cell)
+            # Above the top row or left of the top-left card: no card may lie there.
+            x, y = divmod(cell + _HALF, _ROW)
+            if y > _HALF or (y == _HALF and x <= 0):
+                return False
+            key = demand(cells, cell)
+            got = by_ends.get(key)
+            if got is None:
+                matcher.answer(key)
+                got = by_ends[key]
+            # Cards with more ends first (``by_ends``): large monsters are found early.
+            opts = [km for km in got if avail[km[0]]]
             if options is None or len(opts) < len(options):
                 pick, options = cell, opts
                 if not opts:
                     return False
         assert options is not None
-        # Cards with more ends first: large monsters are found early.
-        options.sort(key=lambda km: -km[1].bit_count())
         for k, m in options:
-            self.avail[k] -= 1
+            avail[k] -= 1
             self.used[k] += 1
-            self.cells[pick] = m
+            cells[pick] = m
             new_req = set(required)
             new_req.discard(pick)
-            for d in range(4):
-                if edge(m, d):
-                    nc = pick + _STEP[d]
-                    if nc not in self.cells:
-                        new_req.add(nc)
+            for step in _OPEN[m]:
+                nc = pick + step
+                if nc not in cells:
+                    new_req.add(nc)
             stop = self.dfs(new_req, placed_delta + self.delta[k], target)
-            del self.cells[pick]
+            del cells[pick]
             self.used[k] -= 1
-            self.avail[k] += 1
+            avail[k] += 1
             if stop:
                 return True
         return False

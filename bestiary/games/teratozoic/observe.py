@@ -35,7 +35,7 @@ from typing import Any
 from ...agents.features import Layout, Writer, index_of
 from ...engine.ruleset import Ruleset
 from .cards import cards_from, default_eras
-from .rules import TeratozoicRules
+from .ruleset import TeratozoicRules
 
 PHASES = ("expression", "growth", "breed-play", "breed-hand", "over")
 CHOICES = ("best", "flat", "placed")

@@ -19,182 +19,60 @@ A generation (rulebook, "How To Play"):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from bestiary.engine import (
     BadOptions,
     EventLog,
+    Game,
     IllegalAction,
     NotYourTurn,
     Result,
     Rng,
-    Ruleset,
     State,
-    option,
 )
 
-from .cards import FINAL_ERA, Card, Era, cards_from, default_eras
+from .actions import (
+    BUILD_BEST,
+    BUILD_FLAT,
+    BUILD_PLACED,
+    EXPRESS,
+    Attach,
+    BuildChoice,
+    Express,
+    Hold,
+    Keep,
+    Start,
+    Take,
+    action_table,
+)
+from .cards import Card, Era, cards_from
+from .edges import OPPOSITE, STEP
+from .ruleset import ELIMINATION, HAND, TeratozoicRules, era_stack, removed_third
 from .solver import PoolScore, best_build, flat_build, score_pool
-from .tiles import OPPOSITE, STEP, Build, Placement, edge, score_layout
+from .tiles import Build, Placement, score_layout
+from .view import hidden_hand, public_played, seat_view
 
-if TYPE_CHECKING:
-    from .game import TeratozoicGame
+__all__ = [
+    "BUILD_BEST",
+    "BUILD_FLAT",
+    "BUILD_PLACED",
+    "ELIMINATION",
+    "EXPRESS",
+    "HAND",
+    "Attach",
+    "BuildChoice",
+    "Express",
+    "Hold",
+    "Keep",
+    "Start",
+    "Take",
+    "TeratozoicRules",
+    "TeratozoicState",
+    "era_stack",
+    "removed_third",
+]
 
-HAND = 5
-ELIMINATION = 5  # 'fewer than five cards in their entire Gene Pool'
-
-
-@dataclass(frozen=True)
-class TeratozoicRules(Ruleset):
-    advanced: bool = option(True, "include the 24 Advanced cards (doubling, nuclear waste…)")
-    two_player: Literal["shorter", "third", "extra-era"] = option(
-        "shorter",
-        "2 players: remove the Apocalyptic Era (shorter), a third of the cards, or neither",
-    )
-    short_game: bool = option(
-        False, "shorter first game: drop the 3+, 4+ and 5+ player Eras, start in the Temnozoic Era"
-    )
-    eras: tuple[str, ...] = option((), "house rule: the Era stack by name, top first (final last)")
-    remove_third: Literal["none", "orange", "purple", "green"] = option(
-        "none",
-        "remove a third of the cards: this secondary colour + one primary, grey, three-colour",
-    )
-    no_waste: bool = option(False, "take out the nuclear waste (the grey cards)")
-    doubling_ignores_colour: bool = option(
-        False, "temporary rule: doubling cards double every card of their monster"
-    )
-    cards: str = option("", "card file (CSV, the format of data/cards.csv)", path=True)
-    max_final_replays: int = option(
-        3,
-        "'If you still have a tie, play the Teratozoic Era again!': at most this many "
-        "replays, then the still-tied players share the win (0: share at once)",
-        min=0,
-        max=10,
-    )
-
-    def validate(self) -> None:
-        if not isinstance(self.max_final_replays, int) or self.max_final_replays < 0:
-            raise BadOptions(
-                f"max_final_replays must be a whole number >= 0, not {self.max_final_replays!r}"
-            )
-        names = {e.name for e in default_eras()}
-        for name in self.eras:
-            if name not in names:
-                raise BadOptions(f"unknown Era {name!r}; Eras: {', '.join(sorted(names))}")
-        if self.eras and self.eras[-1] != FINAL_ERA:
-            raise BadOptions(f"the Era stack must end with the {FINAL_ERA}")
-        twice = sorted({n for n in self.eras if self.eras.count(n) > 1})
-        if twice:
-            raise BadOptions(
-                f"eras: each Era card can be used once, but {', '.join(map(repr, twice))} "
-                "is listed more than once"
-            )
-
-
-def era_stack(players: int, rules: TeratozoicRules) -> list[Era]:
-    """The Era cards in play, top first (rulebook 'Era Cards' and the quick reference)."""
-    eras = default_eras()
-    if rules.eras:
-        by_name = {e.name: e for e in eras}
-        return [by_name[n] for n in rules.eras]
-    if rules.short_game:
-        return [e for e in eras if e.min_players == 0]
-    stack = [e for e in eras if players >= e.min_players or e.min_players == 0]
-    if players == 2:
-        # 'For 2 players you can then remove either the Apocalyptic Era card or a
-        # third of the monster cards'; experienced players may keep extra Eras.
-        if rules.two_player == "shorter":
-            stack = [e for e in eras if e.min_players == 0]
-        else:
-            stack = [e for e in eras if e.min_players <= 3]
-    return stack
-
-
-def removed_third(players: int, rules: TeratozoicRules) -> str | None:
-    if rules.remove_third != "none":
-        return rules.remove_third
-    if players == 2 and rules.two_player == "third" and not rules.eras:
-        return "orange"
-    return None
-
-
-# ------------------------------------------------------------------ actions
-@dataclass(frozen=True)
-class Hold:
-    card: int
-    name: str
-
-    def __str__(self) -> str:
-        return f"hold {self.name}"
-
-
-@dataclass(frozen=True)
-class Express:
-    def __str__(self) -> str:
-        return "express"
-
-
-@dataclass(frozen=True)
-class BuildChoice:
-    kind: Literal["best", "flat", "placed"]
-
-    def __str__(self) -> str:
-        return f"build {self.kind}"
-
-
-@dataclass(frozen=True)
-class Take:
-    card: int
-    name: str
-
-    def __str__(self) -> str:
-        return f"take {self.name}"
-
-
-@dataclass(frozen=True)
-class Keep:
-    card: int
-    name: str
-
-    def __str__(self) -> str:
-        return f"keep {self.name}"
-
-
-@dataclass(frozen=True)
-class Start:
-    """Lay a card down as the first card of a new monster (placing by hand)."""
-
-    card: int
-    name: str
-    turned: bool = False
-
-    def __str__(self) -> str:
-        return f"start {self.name}" + (" turned" if self.turned else "")
-
-
-@dataclass(frozen=True)
-class Attach:
-    """Lay a card on the side ``edge`` of an already placed card, its ends meeting."""
-
-    card: int
-    name: str
-    edge: int  # 0..3 = N, E, S, W of the anchor
-    anchor: int
-    anchor_name: str
-    turned: bool = False
-
-    def __str__(self) -> str:
-        side = "NESW"[self.edge]
-        return f"attach {self.name} {side} of {self.anchor_name}" + (
-            " turned" if self.turned else ""
-        )
-
-
-EXPRESS = Express()
-BUILD_BEST = BuildChoice("best")
-BUILD_FLAT = BuildChoice("flat")
-BUILD_PLACED = BuildChoice("placed")
 MONSTER_GAP = 100  # hand-placed monsters sit this far apart on the x axis
 
 Phase = Literal["expression", "growth", "breed-play", "breed-hand", "over"]
@@ -207,14 +85,20 @@ class TeratozoicState(State):
     # The card table is loaded once per match (a tuple of frozen cards) and the
     # Builds/PoolScores in ``builds``/``final`` are frozen values: nothing mutates them.
     SHARED = frozenset({"game", "rules", "deck"})
+    # The card set's action table (immutable actions, shared by every match with
+    # this card set) and the per-state-change caches of ``to_act``/``legal``.
+    CACHES = frozenset({"acts", "_to_act", "_legal"})
 
-    def __init__(
-        self, game: TeratozoicGame, players: int, seed: int, rules: TeratozoicRules
-    ) -> None:
+    def __init__(self, game: Game, players: int, seed: int, rules: TeratozoicRules) -> None:
         self.game, self.players, self.rules = game, players, rules
         self.rng = Rng(seed)
         self.log = EventLog()
         self.deck: tuple[Card, ...] = cards_from(rules.cards)
+        self.acts = action_table(self.deck)
+        # Who acts and their legal actions, computed once per state change
+        # (``apply`` clears them): the driver, ``legal`` and ``apply`` all ask.
+        self._to_act: tuple[int, ...] | None = None
+        self._legal: tuple[int, tuple[Any, ...]] | None = None
         third = removed_third(players, rules)
         in_game = [
             c
@@ -276,8 +160,10 @@ class TeratozoicState(State):
         self.previous_winner = self.rng.randrange(players)
         for s in range(players):
             colour, sym = chosen[s]
-            self.log.emit("gene_pool", seat=s, colour=colour, symbol=sym)
-        self.log.emit("era", era=self.era.name, numbers=self.era.describe())
+            if self.log.enabled:
+                self.log.emit("gene_pool", seat=s, colour=colour, symbol=sym)
+        if self.log.enabled:
+            self.log.emit("era", era=self.era.name, numbers=self.era.describe())
         self._draw_round(self.previous_winner)
         self._start_generation()
 
@@ -314,7 +200,8 @@ class TeratozoicState(State):
             self.pool[seat] = self.gdiscard[seat]
             self.gdiscard[seat] = []
             self.rng.shuffle(self.pool[seat])
-            self.log.emit("reshuffled", seat=seat, size=len(self.pool[seat]))
+            if self.log.enabled:
+                self.log.emit("reshuffled", seat=seat, size=len(self.pool[seat]))
         return self.pool[seat].pop()
 
     def _advance_era(self) -> bool:
@@ -324,7 +211,8 @@ class TeratozoicState(State):
         if len(self.eras) > 1:
             previous = self.eras.pop(0)
             self.era_discard.append(previous)
-            self.log.emit("era", era=self.era.name, numbers=self.era.describe())
+            if self.log.enabled:
+                self.log.emit("era", era=self.era.name, numbers=self.era.describe())
             if self.era.final:
                 # 'When the final Era begins in the middle of a draw, for that draw
                 # only, shuffle the Mutations Deck so that remaining players may
@@ -350,7 +238,8 @@ class TeratozoicState(State):
             self.gdiscard[s] = []
             self.rng.shuffle(self.pool[s])
         self.final_shuffled = True
-        self.log.emit("final_shuffle")
+        if self.log.enabled:
+            self.log.emit("final_shuffle")
 
     def _draw_round(self, first: int) -> None:
         """'Starting with the winner and proceeding clockwise, each player draws a
@@ -376,8 +265,10 @@ class TeratozoicState(State):
                 hand.append(card)
                 from_pool += 1
             self.hand[s] = hand
-            self.log.emit("drew", seat=s, mutations=got_m, gene_pool=from_pool)
-            self.log.emit("hand", to=[s], seat=s, cards=list(hand))
+            if self.log.enabled:
+                self.log.emit("drew", seat=s, mutations=got_m, gene_pool=from_pool)
+            if self.log.enabled:
+                self.log.emit("hand", to=[s], seat=s, cards=list(hand))
         self.ratio_era = None
 
     # ------------------------------------------------------------ generation
@@ -399,7 +290,8 @@ class TeratozoicState(State):
         self.placing = [[] for _ in range(self.players)]
         self.winner = None
         self.taken = []
-        self.log.emit("generation", number=self.generation, era=self.era.name)
+        if self.log.enabled:
+            self.log.emit("generation", number=self.generation, era=self.era.name)
 
     def min_play(self, seat: int) -> int:
         return min(self.era.min_play, len(self.hand[seat]))
@@ -409,58 +301,85 @@ class TeratozoicState(State):
         return [c for c in self.hand[seat] if c not in held] + self.tie_cards[seat]
 
     def to_act(self) -> tuple[int, ...]:
-        if self.phase == "expression":
+        owed = self._to_act
+        if owed is None:
+            owed = self._to_act = self._owed()
+        return owed
+
+    def _owed(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "expression":
             return (self.competing[self.expr_pos],)
-        if self.phase == "growth":
+        if phase == "growth":
             return tuple(s for s in self.competing if self.choice[s] is None)
-        if self.phase == "breed-play":
+        if phase == "breed-play":
             assert self.winner is not None
             return (self.winner,)
-        if self.phase == "breed-hand":
+        if phase == "breed-hand":
             return (self.breed_order[self.breed_pos],)
         return ()
 
     def legal(self, seat: int) -> Sequence[Any]:
+        cached = self._legal
+        if cached is not None and cached[0] == seat:
+            return cached[1]
         if seat not in self.to_act():
-            return []
-        if self.phase == "expression":
-            out: list[Any] = [EXPRESS]
-            if len(self.held[seat]) < len(self.hand[seat]) - self.min_play(seat):
-                out += [Hold(c, self.name(c)) for c in self.hand[seat] if c not in self.held[seat]]
-            return out
-        if self.phase == "growth":
-            return self._growth_actions(seat)
-        if self.phase == "breed-play":
-            return [Take(c, self.name(c)) for c in self._takeable()]
-        return [Keep(c, self.name(c)) for c in self._keepable(seat)]
+            return ()
+        acts = self.acts
+        phase = self.phase
+        out: list[Any]
+        if phase == "expression":
+            out = [EXPRESS]
+            hand, held = self.hand[seat], self.held[seat]
+            if len(held) < len(hand) - self.min_play(seat):
+                hold = acts.hold
+                out += [hold[c] for c in hand if c not in held]
+        elif phase == "growth":
+            out = self._growth_actions(seat)
+        elif phase == "breed-play":
+            take = acts.take
+            out = [take[c] for c in self._takeable()]
+        else:
+            keep = acts.keep
+            out = [keep[c] for c in self._keepable(seat)]
+        legal = tuple(out)
+        self._legal = (seat, legal)
+        return legal
 
     def _growth_actions(self, seat: int) -> list[Any]:
         """The solver's best build, no connections, or placing cards one at a time
         (start a monster, or attach a card where its end meets a placed end)."""
-        out: list[Any] = [BUILD_BEST, BUILD_FLAT]
+        acts = self.acts
+        start = acts.start
         placed = self.placing[seat]
-        if placed:
-            out.append(BUILD_PLACED)
-        cells = {(p.x, p.y): p for p in placed}
+        if not placed:
+            out: list[Any] = [BUILD_BEST, BUILD_FLAT]
+            for c in self.played(seat):
+                out += start[c]
+            return out
+        out = [BUILD_BEST, BUILD_FLAT, BUILD_PLACED]
+        cells = {(p.x, p.y) for p in placed}
         done = {p.card for p in placed}
         free = [c for c in self.played(seat) if c not in done]
         for c in free:
-            card = self.deck[c]
-            for t, _ in enumerate(card.orients):
-                out.append(Start(c, card.name, t == 1))
+            out += start[c]
+        edges = acts.edges
+        attach = acts.attach
         for p in placed:
-            anchor = self.deck[p.card]
-            amask = anchor.orients[-1] if p.turned else anchor.orients[0]
+            anchor = edges[p.card]
+            amask = anchor[-1] if p.turned else anchor[0]
             for d in range(4):
-                ends = edge(amask, d)
-                dx, dy = STEP[d]
-                if not ends or (p.x + dx, p.y + dy) in cells:
+                ends = amask[d]
+                if not ends:
                     continue
+                dx, dy = STEP[d]
+                if (p.x + dx, p.y + dy) in cells:
+                    continue
+                od = OPPOSITE[d]
                 for c in free:
-                    card = self.deck[c]
-                    for t, m in enumerate(card.orients):
-                        if edge(m, OPPOSITE[d]) & ends:
-                            out.append(Attach(c, card.name, d, p.card, anchor.name, t == 1))
+                    for t, es in enumerate(edges[c]):
+                        if es[od] & ends:
+                            out.append(attach(c, d, p.card, t))
         return out
 
     def _place(self, seat: int, action: Start | Attach) -> None:
@@ -473,7 +392,8 @@ class TeratozoicState(State):
             dx, dy = STEP[action.edge]
             x, y = anchor.x + dx, anchor.y + dy
         placed.append(Placement(action.card, x, y, action.turned))
-        self.log.emit("placed", to=[seat], seat=seat, card=action.card, x=x, y=y)
+        if self.log.enabled:
+            self.log.emit("placed", to=[seat], seat=seat, card=action.card, x=x, y=y)
 
     def _takeable(self) -> list[int]:
         return [c for s in self.competing for c in self.played(s) if c not in self.taken]
@@ -489,20 +409,29 @@ class TeratozoicState(State):
         ]
 
     def apply(self, seat: int, action: Any) -> None:
-        if seat not in self.to_act():
+        legal = self.legal(seat)
+        if not legal:
             owed = self.to_act()
             raise NotYourTurn(
                 f"seat {seat} has no decision to make now"
                 + (f"; waiting for seat(s) {', '.join(map(str, owed))}" if owed else "")
             )
-        legal = self.legal(seat)
-        if action not in legal:
-            raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+        # The driver hands back one of the listed actions: find it by identity
+        # before comparing values (a parsed action is equal, not identical).
+        for a in legal:
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+        self._to_act = self._legal = None
         if isinstance(action, Hold):
             self.held[seat].append(action.card)
-            self.log.emit("held", to=[seat], seat=seat, card=action.card)
+            if self.log.enabled:
+                self.log.emit("held", to=[seat], seat=seat, card=action.card)
         elif isinstance(action, Express):
-            self.log.emit("declared", seat=seat, held=len(self.held[seat]))
+            if self.log.enabled:
+                self.log.emit("declared", seat=seat, held=len(self.held[seat]))
             self.expr_pos += 1
             if self.expr_pos == len(self.competing):
                 self.phase = "growth"
@@ -510,7 +439,8 @@ class TeratozoicState(State):
             self._place(seat, action)
         elif isinstance(action, BuildChoice):
             self.choice[seat] = action.kind
-            self.log.emit("built", seat=seat)  # that the seat chose, not what
+            if self.log.enabled:
+                self.log.emit("built", seat=seat)  # that the seat chose, not what
             if all(self.choice[s] is not None for s in self.competing):
                 self._growth()
         elif isinstance(action, Take):
@@ -537,7 +467,10 @@ class TeratozoicState(State):
         """'The player with the most valuable monsters in play is the winner'."""
         for s in self.competing:
             self.builds[s] = b = self._build(s)
-            self.log.emit("grew", seat=s, cards=self.played(s), score=b.score, build=b.to_json())
+            if self.log.enabled:
+                self.log.emit(
+                    "grew", seat=s, cards=self.played(s), score=b.score, build=b.to_json()
+                )
         while True:
             scores = {s: self._score(s) for s in self.competing}
             top = max(scores.values())
@@ -554,13 +487,15 @@ class TeratozoicState(State):
                     self.tie_cards[s].append(card)
                     drew[str(s)] = card
                     self.builds[s] = b = self._build(s)
-            self.log.emit("tie", seats=tied, score=top, drew=drew)
+            if self.log.enabled:
+                self.log.emit("tie", seats=tied, score=top, drew=drew)
             if not drew:
                 # Nobody can draw any more: the first tied player clockwise from
                 # the previous winner dominates (RULES.md, a reading).
                 break
         self.winner = winner
-        self.log.emit("winner", seat=winner, score=self._score(winner))
+        if self.log.enabled:
+            self.log.emit("winner", seat=winner, score=self._score(winner))
         self.phase = "breed-play"
         self.kept = []
         self.gains_left = min(self.era.winner_play, len(self._takeable()))
@@ -581,14 +516,16 @@ class TeratozoicState(State):
         assert self.winner is not None
         self.taken.append(card)
         self.gdiscard[self.winner].append(card)
-        self.log.emit("took", seat=self.winner, card=card, owner=self._owner_of_played(card))
+        if self.log.enabled:
+            self.log.emit("took", seat=self.winner, card=card, owner=self._owner_of_played(card))
         self.gains_left -= 1
         self._after_gain()
 
     def _keep(self, seat: int, card: int) -> None:
         self.kept.append(card)
         self.gdiscard[seat].append(card)
-        self.log.emit("kept", seat=seat, card=card)
+        if self.log.enabled:
+            self.log.emit("kept", seat=seat, card=card)
         self.gains_left -= 1
         self._after_gain()
 
@@ -608,7 +545,9 @@ class TeratozoicState(State):
                     assert self.winner is not None
                     self.taken.append(c)
                     self.gdiscard[self.winner].append(c)
-                    self.log.emit("took", seat=self.winner, card=c, owner=self._owner_of_played(c))
+                    if self.log.enabled:
+                        owner = self._owner_of_played(c)
+                        self.log.emit("took", seat=self.winner, card=c, owner=owner)
                 self.phase = "breed-hand"
                 self.breed_order = [
                     s for s in self.clockwise(self.winner or 0) if s in self.competing
@@ -624,7 +563,8 @@ class TeratozoicState(State):
                 for c in keepable[: self.gains_left]:
                     self.kept.append(c)
                     self.gdiscard[seat].append(c)
-                    self.log.emit("kept", seat=seat, card=c)
+                    if self.log.enabled:
+                        self.log.emit("kept", seat=seat, card=c)
                 self.breed_pos += 1
                 if self.breed_pos < len(self.breed_order):
                     self.gains_left = self._hand_gains(self.breed_order[self.breed_pos])
@@ -663,7 +603,8 @@ class TeratozoicState(State):
             self.eliminated[s] = True
             self.mut_discard += self.pool[s] + self.gdiscard[s]
             self.pool[s], self.gdiscard[s] = [], []
-            self.log.emit("eliminated", seat=s)
+            if self.log.enabled:
+                self.log.emit("eliminated", seat=s)
         self.phase = "expression"
         self.winner = None
         self.taken, self.kept = [], []
@@ -719,7 +660,8 @@ class TeratozoicState(State):
         if self.replays:
             over["replays"] = self.replays
             over["replay_cards"] = {str(s): cards[s] for s in contenders}
-        self.log.emit("game_over", **over)
+        if self.log.enabled:
+            self.log.emit("game_over", **over)
 
     def _can_replay(self, tied: list[int]) -> bool:
         """Replay unless the cap is reached ('max_final_replays', then the tied
@@ -751,7 +693,8 @@ class TeratozoicState(State):
         # below five cards at once): the replay is the Teratozoic Era all the same.
         while not self.era.final:
             self.era_discard.append(self.eras.pop(0))
-            self.log.emit("era", era=self.era.name, numbers=self.era.describe())
+            if self.log.enabled:
+                self.log.emit("era", era=self.era.name, numbers=self.era.describe())
         sizes: dict[str, int] = {}
         for s in tied:
             whole = self.owned(s)
@@ -764,7 +707,8 @@ class TeratozoicState(State):
         self.ratio_era = None
         self.winner = None
         self.taken, self.kept = [], []
-        self.log.emit("final_replay", seats=list(tied), gene_pools=sizes, replay=self.replays)
+        if self.log.enabled:
+            self.log.emit("final_replay", seats=list(tied), gene_pools=sizes, replay=self.replays)
         self._draw_round(self.previous_winner)
         self._start_generation()
 
@@ -778,106 +722,40 @@ class TeratozoicState(State):
 
     # ------------------------------------------------------------ information
     def _public_played(self) -> bool:
-        return self.phase in ("breed-play", "breed-hand")
+        return public_played(self)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        public = self._public_played()
-        players = []
-        for s in range(self.players):
-            b = self.builds[s] if public else None
-            players.append(
-                {
-                    "seat": s,
-                    "eliminated": self.eliminated[s],
-                    "competing": s in self.competing and not self.over,
-                    "gene_pool": len(self.pool[s]),
-                    "discard": list(self.gdiscard[s]),
-                    "hand_size": len(self.hand[s]),
-                    "held_count": len(self.held[s]),
-                    "declared": self.phase != "expression"
-                    or self.competing.index(s) < self.expr_pos
-                    if s in self.competing
-                    else False,
-                    "chosen": self.choice[s] is not None,
-                    "played": self.played(s) if public else None,
-                    "build": b.to_json() if b is not None else None,
-                    "score": b.score if b is not None else None,
-                    "final": self._final_json(s),
-                }
-            )
-        v: dict[str, Any] = {
-            "game": "teratozoic",
-            "cards_file": self.rules.cards,
-            "phase": self.phase,
-            "generation": self.generation,
-            "era": self._era_json(self.era),
-            "eras_left": [e.name for e in self.eras[1:]],
-            "eras_past": [e.name for e in self.era_discard],
-            "mutations_deck": len(self.mutations),
-            "mutations_discard": len(self.mut_discard),
-            "previous_winner": self.previous_winner,
-            "winner": self.winner,
-            "to_act": list(self.to_act()),
-            "taken": list(self.taken) if public else [],
-            "kept": list(self.kept) if public else [],
-            "gains_left": self.gains_left if self.phase.startswith("breed") else 0,
-            "players": players,
-            "final_replays": self.replays,
-            "replaying": list(self.replaying) if self.replaying is not None else None,
-            "seat": seat,
-        }
-        if seat is not None:
-            v["hand"] = list(self.hand[seat])
-            v["held_cards"] = list(self.held[seat])
-            v["my_gene_pool"] = sorted(self.pool[seat])  # its cards, not their order
-            v["my_choice"] = self.choice[seat]
-            v["placing"] = [p.to_json() for p in self.placing[seat]]
-        return v
-
-    def _final_json(self, s: int) -> dict[str, Any] | None:
-        f = self.final[s]
-        if f is None:
-            return None
-        return {
-            "cards": f.cards,
-            "monsters": {c: m.size for c, m in f.by_colour.items()},
-            "exact": f.exact,
-        }
-
-    @staticmethod
-    def _era_json(e: Era) -> dict[str, Any]:
-        return {
-            "name": e.name,
-            "mutations": e.mutations,
-            "gene_pool": e.gene_pool,
-            "min_play": e.min_play,
-            "winner_play": e.winner_play,
-            "winner_hand": e.winner_hand,
-            "others_hand": e.others_hand,
-        }
+        return seat_view(self, seat)
 
     # ------------------------------------------------------------ copies
-    def clone(self) -> TeratozoicState:
+    def _copy(self, keep_rng: bool) -> TeratozoicState:
+        """An independent copy: every list copied, the immutable parts (cards,
+        Eras, Builds, Placements, PoolScores, actions) shared. Without
+        ``keep_rng`` the RNG is left for the caller to replace."""
         other = TeratozoicState.__new__(TeratozoicState)
-        other.__dict__.update(self.__dict__)
-        other.rng = self.rng.copy()
+        d = other.__dict__
+        d.update(self.__dict__)
+        if keep_rng:
+            other.rng = self.rng.copy()
         other.log = self.log.copy()
-        other.eras = list(self.eras)
-        other.era_discard = list(self.era_discard)
-        other.mutations = list(self.mutations)
-        other.mut_discard = list(self.mut_discard)
-        for name in ("pool", "gdiscard", "hand", "held", "tie_cards"):
-            setattr(other, name, [list(x) for x in getattr(self, name)])
-        other.eliminated = list(self.eliminated)
-        other.competing = list(self.competing)
-        other.choice = list(self.choice)
-        other.builds = list(self.builds)  # Builds are immutable
-        other.placing = [list(p) for p in self.placing]  # Placements are immutable
-        other.taken = list(self.taken)
-        other.kept = list(self.kept)
-        other.breed_order = list(self.breed_order)
-        other.final = list(self.final)
+        other.eras = self.eras[:]
+        other.era_discard = self.era_discard[:]
+        other.mutations = self.mutations[:]
+        other.mut_discard = self.mut_discard[:]
+        for name in ("pool", "gdiscard", "hand", "held", "tie_cards", "placing"):
+            d[name] = [x[:] for x in d[name]]
+        other.eliminated = self.eliminated[:]
+        other.competing = self.competing[:]
+        other.choice = self.choice[:]
+        other.builds = self.builds[:]  # Builds are immutable
+        other.taken = self.taken[:]
+        other.kept = self.kept[:]
+        other.breed_order = self.breed_order[:]
+        other.final = self.final[:]
         return other
+
+    def clone(self) -> TeratozoicState:
+        return self._copy(keep_rng=True)
 
     def zones(self) -> dict[str, list[int]]:
         """Every card of the match, once, by zone. A card gained this generation
@@ -893,46 +771,49 @@ class TeratozoicState(State):
         return out
 
     def _hidden_hand(self, s: int) -> list[int]:
-        """Positions in seat ``s``'s hand that others cannot see: the whole hand
-        before Growth; afterwards the recessive genes, unless kept (a kept card
-        goes face up to the Gene Pool discard pile)."""
-        if not self._public_played():
-            return list(range(len(self.hand[s])))
-        hidden = set(self.held[s]) - set(self.kept)
-        return [i for i, c in enumerate(self.hand[s]) if c in hidden]
+        return hidden_hand(self, s)
 
     def determinize(self, seat: int, rng: Rng) -> TeratozoicState:
         """Resample what ``seat`` cannot see: the Mutations Deck and its discard
         pile, other players' Gene Pools and hidden hand cards, and the order of
         its own Gene Pool. Sizes, public cards and its own hand stay; the
         future shuffles come from ``rng``, not from the real state's RNG."""
-        other = self.clone()
-        public = self._public_played()
+        other = self._copy(keep_rng=False)
+        public = public_played(self)
         other.rng = rng.fork()
-        slots: list[tuple[list[int], int]] = []
-        for pile in (other.mutations, other.mut_discard):
-            slots += [(pile, i) for i in range(len(pile))]
-        for s in range(self.players):
-            if s == seat:
-                continue
-            slots += [(other.pool[s], i) for i in range(len(other.pool[s]))]
-            slots += [(other.hand[s], i) for i in self._hidden_hand(s)]
-        unknown = [pile[i] for pile, i in slots]
+        # The unknown cards in a fixed order (piles, then each other seat's
+        # Gene Pool and hidden hand positions), shuffled once, dealt back.
+        others = [s for s in range(self.players) if s != seat]
+        hidden = {s: hidden_hand(self, s) for s in others}
+        unknown = other.mutations + other.mut_discard
+        for s in others:
+            hand = other.hand[s]
+            unknown += other.pool[s]
+            unknown += [hand[i] for i in hidden[s]]
         rng.shuffle(unknown)
-        mapping: dict[int, int] = {}
-        for (pile, i), new in zip(slots, unknown, strict=True):
-            if pile is not other.mutations and pile is not other.mut_discard:
-                mapping[pile[i]] = new
-            pile[i] = new
-        for s in range(self.players):
-            if s != seat:
+        k = len(other.mutations)
+        other.mutations = unknown[:k]
+        other.mut_discard = unknown[k : k + len(other.mut_discard)]
+        k += len(other.mut_discard)
+        for s in others:
+            size = len(other.pool[s])
+            other.pool[s] = unknown[k : k + size]
+            k += size
+            hand = other.hand[s]
+            mapping: dict[int, int] = {}
+            for i in hidden[s]:
+                mapping[hand[i]] = unknown[k]
+                hand[i] = unknown[k]
+                k += 1
+            if mapping:
                 other.held[s] = [mapping.get(c, c) for c in self.held[s]]
-                if other.choice[s] is not None and not public:
+            if not public:
+                if other.choice[s] is not None:
                     other.choice[s] = "best"
                 # How far another player has got placing cards is not visible.
-                if not public:
-                    other.placing[s] = []
+                other.placing[s] = []
         rng.shuffle(other.pool[seat])
+        other._to_act = other._legal = None
         return other
 
     # ------------------------------------------------------------ action space

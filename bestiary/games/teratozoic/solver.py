@@ -30,6 +30,7 @@ from .closed import (
     ShapeLayout,
     close_all,
     largest_closed,
+    parity_vector,
     upper_bound,
 )
 from .tiles import OPPOSITE, Build, Monster, Placement, edge, monster_value
@@ -174,24 +175,54 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     connectable: dict[int, ShapeLayout] = {}
     val_open: dict[int, int] = {}
     val_closed: dict[int, int] = {}
+    # Necessary conditions for one monster with no loose ends, kept per subset
+    # as it grows by one card (so most subsets never reach the search): every
+    # (axis, spot) holds an even number of ends (parity 0), n cards need n - 1
+    # connections (at least 2n - 2 ends) and a card without ends joins nothing.
+    vec = [parity_vector(s[0]) for s in shapes]
+    n_ends = [s[0].bit_count() for s in shapes]
+    parity = [0] * (full + 1)
+    ends = [0] * (full + 1)
+    size = [0] * (full + 1)
+    blank = [False] * (full + 1)
+    doubler = [c.doubler for c in cards]
     for mask in range(1, full + 1):
-        members = [i for i in range(n) if mask >> i & 1]
-        group = [cards[i] for i in members]
-        key = tuple(sorted(shapes[i] for i in members))
-        lay = close_all(key)
-        if lay is not None:
-            closable[mask] = lay
-            val_closed[mask] = monster_value(group, True, ignore)
-        if len(members) == 1:
-            connectable[mask] = ((0, 0, shapes[members[0]][0]),)
-            val_open[mask] = monster_value(group, False, ignore)
-            continue
-        doubled = {c.colour for c in group if c.doubler}
-        if doubled and sum(1 for c in group if ignore or c.colour in doubled) > 1:
-            lay = connect_all(key)
+        low = mask & -mask
+        i = low.bit_length() - 1
+        prev = mask ^ low
+        parity[mask] = parity[prev] ^ vec[i]
+        ends[mask] = ends[prev] + n_ends[i]
+        k = size[mask] = size[prev] + 1
+        blank[mask] = blank[prev] or n_ends[i] == 0
+        if k == 1:
+            lay = close_all((shapes[i],))
             if lay is not None:
-                connectable[mask] = lay
-                val_open[mask] = monster_value(group, False, ignore)
+                closable[mask] = lay
+                val_closed[mask] = monster_value([cards[i]], True, ignore)
+            connectable[mask] = ((0, 0, shapes[i][0]),)
+            val_open[mask] = monster_value([cards[i]], False, ignore)
+            continue
+        if blank[mask]:
+            continue  # a card without ends joins no monster
+        may_close = parity[mask] == 0 and ends[mask] >= 2 * k - 2
+        may_double = any(doubler[j] for j in range(n) if mask >> j & 1)
+        if not may_close and not may_double:
+            continue
+        members = [j for j in range(n) if mask >> j & 1]
+        group = [cards[j] for j in members]
+        key = tuple(sorted(shapes[j] for j in members))
+        if may_close:
+            lay = close_all(key)
+            if lay is not None:
+                closable[mask] = lay
+                val_closed[mask] = monster_value(group, True, ignore)
+        if may_double:
+            doubled = {c.colour for c in group if c.doubler}
+            if sum(1 for c in group if ignore or c.colour in doubled) > 1:
+                lay = connect_all(key)
+                if lay is not None:
+                    connectable[mask] = lay
+                    val_open[mask] = monster_value(group, False, ignore)
     neg = -(10**9)
     best_any = [neg] * (full + 1)
     best_closed = [neg] * (full + 1)

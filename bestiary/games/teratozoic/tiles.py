@@ -12,76 +12,56 @@ The model (RULES.md, "Building monsters"):
   end is loose. A monster is a group of cards joined by connections; cards
   never overlap (one card per cell).
 
-An orientation is a 12-bit mask: edge ``d`` (0=N, 1=E, 2=S, 3=W) owns bits
-``3d..3d+2``; within an edge bit 0/1/2 is the spot at offset -1/0/+1 along
-the edge in table coordinates (x for N/S edges, y for E/W edges), so two
-facing edges meet exactly where their 3-bit masks share a bit.
+The geometry of one card (its ends as 12-bit masks, turning it) is in
+:mod:`.edges`; its names are re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bestiary.engine import BadInput
 
-if TYPE_CHECKING:
-    from .cards import Card
+from .cards import Card
+from .edges import (
+    EDGE_NAMES,
+    OPPOSITE,
+    STEP,
+    E,
+    N,
+    S,
+    W,
+    edge,
+    end_count,
+    orientations,
+    pack,
+    parse_ends,
+    turned,
+)
 
-N, E, S, W = 0, 1, 2, 3
-EDGE_NAMES = "NESW"
-# Table coordinates: x grows to the east, y to the north.
-STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))
-OPPOSITE = (S, W, N, E)
-_OFFSET_BIT = {"-": 0, "": 1, "+": 2}
-
-
-def edge(mask: int, d: int) -> int:
-    return (mask >> (3 * d)) & 7
-
-
-def _flip3(bits: int) -> int:
-    """Reverse the three spots of an edge (offset -1 <-> +1)."""
-    return ((bits & 1) << 2) | (bits & 2) | ((bits >> 2) & 1)
-
-
-def parse_ends(text: str) -> tuple[int, int, int, int]:
-    """``"N E S W"`` / ``"N+ S-"`` -> the four 3-bit edge masks of the upright card."""
-    edges = [0, 0, 0, 0]
-    for token in text.split():
-        d = EDGE_NAMES.find(token[0].upper()) if token else -1
-        off = token[1:]
-        if d < 0 or off not in _OFFSET_BIT:
-            raise ValueError(
-                f"bad end {token!r}: write N, E, S or W, optionally followed by + or -"
-            )
-        bit = 1 << _OFFSET_BIT[off]
-        if edges[d] & bit:
-            raise ValueError(f"end {token!r} is listed twice")
-        edges[d] |= bit
-    return edges[0], edges[1], edges[2], edges[3]
-
-
-def pack(edges: Sequence[int]) -> int:
-    return edges[0] | edges[1] << 3 | edges[2] << 6 | edges[3] << 9
-
-
-def turned(mask: int) -> int:
-    """The same card turned 180°: N <-> S and E <-> W, offsets mirrored."""
-    n, e, s, w = (edge(mask, d) for d in range(4))
-    return pack((_flip3(s), _flip3(w), _flip3(n), _flip3(e)))
-
-
-def orientations(edges: Sequence[int]) -> tuple[int, ...]:
-    """(upright, turned) masks; a single mask when turning changes nothing."""
-    up = pack(edges)
-    down = turned(up)
-    return (up,) if down == up else (up, down)
-
-
-def end_count(mask: int) -> int:
-    return mask.bit_count()
+__all__ = [
+    "EDGE_NAMES",
+    "OPPOSITE",
+    "STEP",
+    "Build",
+    "E",
+    "Monster",
+    "N",
+    "Placement",
+    "S",
+    "W",
+    "draw_grid",
+    "edge",
+    "end_count",
+    "monster_value",
+    "orientations",
+    "pack",
+    "parse_ends",
+    "score_layout",
+    "turned",
+]
 
 
 # ---------------------------------------------------------------- scoring rules

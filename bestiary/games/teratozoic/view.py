@@ -1,0 +1,116 @@
+"""What each seat sees of a Teratozoic match (RULES.md, "Hidden information").
+
+'Recessive genes (unplayed cards from your hand) are placed face down on the
+table' and 'All players lay out the cards they have chosen to play at the
+same time': a seat sees its own hand, held cards, hand-placed cards and the
+contents (not the order) of its own Gene Pool; everyone sees the Era cards,
+pile sizes, the Gene Pool discard piles ('All gained cards go directly to a
+player's own Gene Pool Discard Pile', face up), how many cards each player
+holds back, the plays once Growth resolves, and every gain.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .cards import Era
+    from .rules import TeratozoicState
+
+
+def public_played(state: TeratozoicState) -> bool:
+    """The plays are face up from the end of Growth to the end of Breeding."""
+    return state.phase in ("breed-play", "breed-hand")
+
+
+def seat_view(state: TeratozoicState, seat: int | None) -> dict[str, Any]:
+    """The JSON-safe view of ``seat`` (None: a spectator)."""
+    public = public_played(state)
+    over = state.over
+    players = []
+    for s in range(state.players):
+        b = state.builds[s] if public else None
+        players.append(
+            {
+                "seat": s,
+                "eliminated": state.eliminated[s],
+                "competing": s in state.competing and not over,
+                "gene_pool": len(state.pool[s]),
+                "discard": list(state.gdiscard[s]),
+                "hand_size": len(state.hand[s]),
+                "held_count": len(state.held[s]),
+                "declared": state.phase != "expression" or state.competing.index(s) < state.expr_pos
+                if s in state.competing
+                else False,
+                "chosen": state.choice[s] is not None,
+                "played": state.played(s) if public else None,
+                "build": b.to_json() if b is not None else None,
+                "score": b.score if b is not None else None,
+                "final": _final_json(state, s),
+            }
+        )
+    v: dict[str, Any] = {
+        "game": "teratozoic",
+        "cards_file": state.rules.cards,
+        "phase": state.phase,
+        "generation": state.generation,
+        "era": era_json(state.era),
+        "eras_left": [e.name for e in state.eras[1:]],
+        "eras_past": [e.name for e in state.era_discard],
+        "mutations_deck": len(state.mutations),
+        "mutations_discard": len(state.mut_discard),
+        "previous_winner": state.previous_winner,
+        "winner": state.winner,
+        "to_act": list(state.to_act()),
+        "taken": list(state.taken) if public else [],
+        "kept": list(state.kept) if public else [],
+        "gains_left": state.gains_left if state.phase.startswith("breed") else 0,
+        "players": players,
+        "final_replays": state.replays,
+        "replaying": list(state.replaying) if state.replaying is not None else None,
+        "seat": seat,
+    }
+    if seat is not None:
+        v["hand"] = list(state.hand[seat])
+        v["held_cards"] = list(state.held[seat])
+        v["my_gene_pool"] = sorted(state.pool[seat])  # its cards, not their order
+        v["my_choice"] = state.choice[seat]
+        v["placing"] = [p.to_json() for p in state.placing[seat]]
+    return v
+
+
+def _final_json(state: TeratozoicState, s: int) -> dict[str, Any] | None:
+    f = state.final[s]
+    if f is None:
+        return None
+    return {
+        "cards": f.cards,
+        "monsters": {c: m.size for c, m in f.by_colour.items()},
+        "exact": f.exact,
+    }
+
+
+def era_json(e: Era) -> dict[str, Any]:
+    return {
+        "name": e.name,
+        "mutations": e.mutations,
+        "gene_pool": e.gene_pool,
+        "min_play": e.min_play,
+        "winner_play": e.winner_play,
+        "winner_hand": e.winner_hand,
+        "others_hand": e.others_hand,
+    }
+
+
+def hidden_hand(state: TeratozoicState, s: int) -> list[int]:
+    """Positions in seat ``s``'s hand that others cannot see: the whole hand
+    before Growth; afterwards the recessive genes, unless kept (a kept card
+    goes face up to the Gene Pool discard pile)."""
+    hand = state.hand[s]
+    if not public_played(state):
+        return list(range(len(hand)))
+    held = state.held[s]
+    if not held:
+        return []
+    kept = state.kept
+    return [i for i, c in enumerate(hand) if c in held and c not in kept]
