@@ -8,10 +8,36 @@
 import { actionButtons, statusLine } from "../js/generic.js";
 import { card } from "../js/cards.js";
 
-const RPS = { rock: "rock", paper: "paper", scissors: "scissors ✂" };
+// Translation: js/i18n.js sets globalThis.t; until it has loaded, the
+// English source text with its {name} placeholders filled.
+const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
+const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
+const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
+
+const RPS = { rock: N_("rock"), paper: N_("paper"), scissors: N_("scissors ✂") };
+
+// What each nature does (the rulebook's list), for the card help.
+const NATURE_HELP = {
+  aggressive: N_("aggressive: when discarded it may be sent at a player, who loses a turn if they lose rock-paper-scissors"),
+  cheerful: N_("cheerful: discard one and every cheerful card in your hand goes too; cheerful cards form a set of any types"),
+  mean: N_("mean: when discarded you also discard a random card"),
+  honest: N_("honest: when drawn, look at the top 3 cards of the stock (taken from a player: see their hand)"),
+  impatient: N_("impatient: when drawn, draw another card at once"),
+  proud: N_("proud: when discarded, every card of its type goes too, and you may never collect that type again"),
+  loyal: N_("loyal: it cannot be discarded"),
+  miscellaneous: N_("miscellaneous: its nature is rolled (2d20-4) when it matters"),
+};
+
+function cardHelp(c) {
+  const lines = [c.name, t("type {type} · family {family}", { type: c.type, family: c.family || c.type })];
+  if (c.keys && c.keys.length) lines.push(t("collected as: {keys}", { keys: c.keys.join(", ") }));
+  for (const n of c.natures || []) lines.push("• " + (NATURE_HELP[n] ? t(NATURE_HELP[n]) : n));
+  if (!(c.natures || []).length) lines.push(t("no nature that changes the game"));
+  return lines.join("\n");
+}
 
 function svgCard(c, extra = {}) {
-  return card({
+  const el = card({
     name: c.name,
     type: c.type,
     family: c.family && c.family !== c.type ? c.family : "",
@@ -21,6 +47,8 @@ function svgCard(c, extra = {}) {
     width: extra.width || 88,
     selected: extra.selected,
   });
+  el.setAttribute("data-help", cardHelp(c));
+  return el;
 }
 
 function natureMark(natures) {
@@ -49,19 +77,19 @@ export function render(root, state, api) {
     h(
       "div",
       { class: "tx-summary" },
-      h("span", {}, `Round ${v.round} of ${v.rounds}`),
-      h("span", {}, `phase: ${v.phase}`),
-      !state.over && !(v.to_act || []).length ? h("span", { class: "muted" }, "the table waits…") : "",
-      v.turn >= 0 && !state.over ? h("span", {}, `turn: ${label(v.turn)}`) : "",
-      h("span", {}, `dealer: ${label(v.dealer)}`),
-      h("span", {}, `stock: ${v.stock}`),
+      h("span", {}, t("Round {n} of {rounds}", { n: v.round, rounds: v.rounds })),
+      h("span", {}, t("phase: {phase}", { phase: v.phase })),
+      !state.over && !(v.to_act || []).length ? h("span", { class: "muted" }, t("the table waits…")) : "",
+      v.turn >= 0 && !state.over ? h("span", {}, t("turn: {name}", { name: label(v.turn) })) : "",
+      h("span", {}, t("dealer: {name}", { name: label(v.dealer) })),
+      h("span", {}, t("stock: {n}", { n: v.stock })),
     ),
   );
   parts.push(
     h(
       "table",
       { class: "tx-players" },
-      h("thead", {}, h("tr", {}, ...["player", "score", "hand", "claims", "skips", "banned types"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ...[N_("player"), N_("score"), N_("hand"), N_("claims"), N_("skips"), N_("banned types")].map((x) => h("th", {}, t(x))))),
       h(
         "tbody",
         {},
@@ -92,14 +120,14 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "tx-box tx-claim" },
-        h("h3", {}, `Claim ${v.claim.card.name}, discarded by ${label(v.claim.discarder)}?`),
+        h("h3", {}, t("Claim {card}, discarded by {name}?", { card: v.claim.card.name, name: label(v.claim.discarder) })),
         h("div", { class: "cards" }, svgCard(v.claim.card)),
-        claims.length || legal.has("pass") ? h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, `claim as ${a.slice(6)}`)), legal.has("pass") ? actButton("pass", "pass") : "") : "",
+        claims.length || legal.has("pass") ? h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, t("claim as {key}", { key: a.slice(6) }))), legal.has("pass") ? actButton("pass", t("pass")) : "") : "",
         keeps.length
           ? h(
               "div",
               {},
-              h("p", {}, `Claiming as ${v.claim.key}: choose ${v.claim.to_keep} card${v.claim.to_keep > 1 ? "s" : ""} to keep in hand; the other three are laid.`),
+              h("p", {}, t("Claiming as {key}: choose {n} card(s) to keep in hand; the other three are laid.", { key: v.claim.key, n: v.claim.to_keep })),
               h("div", { class: "cards" }, ...keeps.map((a) => {
                 const c = byName.get(a.slice(5));
                 const b = actButton(a, c ? svgCard(c, { width: 70 }) : a.slice(5), "card-button");
@@ -108,7 +136,7 @@ export function render(root, state, api) {
               })),
             )
           : "",
-        v.claim.decided ? h("p", { class: "muted" }, "You have decided; waiting for the others.") : "",
+        v.claim.decided ? h("p", { class: "muted" }, t("You have decided; waiting for the others.")) : "",
       ),
     );
   }
@@ -119,11 +147,11 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "tx-box tx-duel" },
-        h("h3", {}, `Duel: ${label(d.attacker)} attacks ${label(d.target)} with ${d.card.name}`),
+        h("h3", {}, t("Duel: {attacker} attacks {target} with {card}", { attacker: label(d.attacker), target: label(d.target), card: d.card.name })),
         h("div", { class: "cards" }, svgCard(d.card)),
-        d.ties ? h("p", {}, `${d.ties} tie${d.ties > 1 ? "s" : ""} so far`) : "",
-        choices.length ? h("div", { class: "action-group rps" }, ...choices.map((x) => actButton(`rps ${x}`, RPS[x]))) : "",
-        d.your_choice ? h("p", {}, `You chose ${d.your_choice}; waiting for your opponent.`) : "",
+        d.ties ? h("p", {}, t("ties so far: {n}", { n: d.ties })) : "",
+        choices.length ? h("div", { class: "action-group rps" }, ...choices.map((x) => actButton(`rps ${x}`, t(RPS[x])))) : "",
+        d.your_choice ? h("p", {}, t("You chose {choice}; waiting for your opponent.", { choice: t(RPS[d.your_choice] || d.your_choice) })) : "",
       ),
     );
   }
@@ -133,17 +161,17 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "tx-box tx-attack" },
-        h("h3", {}, `${v.attack.card.name} is aggressive: send it at a player?`),
+        h("h3", {}, t("{card} is aggressive: send it at a player?", { card: v.attack.card.name })),
         h("div", { class: "cards" }, svgCard(v.attack.card)),
-        h("div", { class: "action-group" }, ...targets.map((a) => actButton(a, `attack ${label(Number(a.split(" ")[1]))}`)), legal.has("no attack") ? actButton("no attack", "no attack") : ""),
+        h("div", { class: "action-group" }, ...targets.map((a) => actButton(a, t("attack {name}", { name: label(Number(a.split(" ")[1])) }))), legal.has("no attack") ? actButton("no attack", t("no attack")) : ""),
       ),
     );
   }
   const quick = ["draw", "stop", "win"].filter((a) => legal.has(a));
   if (v.phase === "declare" && legal.has("pass")) quick.push("pass");
   if (quick.length) {
-    const names = { draw: "draw another card", stop: "stop drawing", win: "declare the win!", pass: "play on" };
-    parts.push(h("div", { class: "tx-box" }, h("div", { class: "action-group" }, ...quick.map((a) => actButton(a, names[a] || a, a === "win" ? "action win" : "action")))));
+    const names = { draw: N_("draw another card"), stop: N_("stop drawing"), win: N_("declare the win!"), pass: N_("play on") };
+    parts.push(h("div", { class: "tx-box" }, h("div", { class: "action-group" }, ...quick.map((a) => actButton(a, names[a] ? t(names[a]) : a, a === "win" ? "action win" : "action")))));
   }
 
   // -- the hand, grouped by collecting key --------------------------------------------
@@ -161,7 +189,7 @@ export function render(root, state, api) {
         h(
           "div",
           { class: "tx-group" },
-          h("div", { class: "tx-key" }, h("strong", {}, key), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, ` of ${v.key_sizes[key]} in the deck`) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, " (orphan)") : ""),
+          h("div", { class: "tx-key" }, h("strong", {}, key), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, ` ${t("of {n} in the deck", { n: v.key_sizes[key] })}`) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, ` ${t("(orphan)")}`) : ""),
           h(
             "div",
             { class: "cards" },
@@ -172,21 +200,21 @@ export function render(root, state, api) {
               const cell = h("div", { class: "tx-card" });
               if (legal.has(discard)) {
                 const b = actButton(discard, picture, "card-button");
-                b.title = `discard ${c.name}`;
+                b.title = t("discard {card}", { card: c.name });
                 cell.append(b);
               } else cell.append(picture);
-              if (legal.has(table)) cell.append(actButton(table, "table it", "action small"));
+              if (legal.has(table)) cell.append(actButton(table, t("table it"), "action small"));
               return cell;
             }),
           ),
         ),
       );
-    parts.push(h("h3", {}, `Your hand (${v.hand.length})${legal.size && [...legal].some((a) => a.startsWith("discard ")) ? " — click a card to discard it" : ""}`), h("div", { class: "tx-hand" }, ...rows));
+    parts.push(h("h3", {}, t("Your hand ({n})", { n: v.hand.length }) + (legal.size && [...legal].some((a) => a.startsWith("discard ")) ? ` — ${t("click a card to discard it")}` : "")), h("div", { class: "tx-hand" }, ...rows));
   }
 
   // -- honest peeks ---------------------------------------------------------------
   if (v.peek && v.peek.cards && v.peek.cards.length) {
-    parts.push(h("div", { class: "tx-box tx-peek" }, h("h3", {}, "Your honest peek at the top of the stock (top first)"), h("div", { class: "cards" }, ...v.peek.cards.map((c) => svgCard(c, { width: 70 })))));
+    parts.push(h("div", { class: "tx-box tx-peek" }, h("h3", {}, t("Your honest peek at the top of the stock (top first)")), h("div", { class: "cards" }, ...v.peek.cards.map((c) => svgCard(c, { width: 70 })))));
   }
   const seen = Object.entries(v.seen_hands || {});
   if (seen.length) {
@@ -194,7 +222,7 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "tx-box tx-peek" },
-        h("h3", {}, "Hands you saw through an honest monster"),
+        h("h3", {}, t("Hands you saw through an honest monster")),
         ...seen.map(([s, cards]) => h("div", {}, h("p", {}, label(Number(s))), h("div", { class: "cards" }, ...cards.map((c) => svgCard(c, { width: 60 }))))),
       ),
     );
@@ -208,21 +236,21 @@ export function render(root, state, api) {
           { class: "tx-table" },
           h("h4", {}, label(s)),
           ...sets.map((set) => h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, set.key), h("div", { class: "cards" }, ...set.cards.map((c) => svgCard(c, { width: 60 }))))),
-          (v.set_aside[s] || []).length ? h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, "set aside"), h("div", { class: "cards" }, ...v.set_aside[s].map((c) => svgCard(c, { width: 60 })))) : "",
+          (v.set_aside[s] || []).length ? h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, t("set aside")), h("div", { class: "cards" }, ...v.set_aside[s].map((c) => svgCard(c, { width: 60 })))) : "",
         )
       : "",
   );
   parts.push(
-    h("h3", {}, "On the table"),
+    h("h3", {}, t("On the table")),
     h(
       "div",
       { class: "tx-tables" },
       h(
         "div",
         { class: "tx-table tx-discards" },
-        h("h4", {}, `Discard pile (${v.discards.length})`),
-        v.discard_top ? svgCard(v.discard_top, { width: 80 }) : h("p", { class: "muted" }, "empty"),
-        v.discards.length > 1 ? h("details", {}, h("summary", {}, "all discards"), h("p", { class: "small" }, v.discards.map((c) => c.name).join(", "))) : "",
+        h("h4", {}, t("Discard pile ({n})", { n: v.discards.length })),
+        v.discard_top ? svgCard(v.discard_top, { width: 80 }) : h("p", { class: "muted" }, t("empty")),
+        v.discards.length > 1 ? h("details", {}, h("summary", {}, t("all discards")), h("p", { class: "small" }, v.discards.map((c) => c.name).join(", "))) : "",
       ),
       ...tables,
     ),
@@ -232,16 +260,16 @@ export function render(root, state, api) {
   if (v.round_results && v.round_results.length) {
     const last = v.last_round;
     parts.push(
-      h("h3", {}, "Rounds"),
+      h("h3", {}, t("Rounds")),
       h(
         "table",
         { class: "tx-rounds" },
-        h("thead", {}, h("tr", {}, ...["round", "winner", "pattern", "points", "why"].map((t) => h("th", {}, t)))),
+        h("thead", {}, h("tr", {}, ...[N_("round"), N_("winner"), N_("pattern"), N_("points"), N_("why")].map((x) => h("th", {}, t(x))))),
         h(
           "tbody",
           {},
           ...v.round_results.map((r) =>
-            h("tr", {}, h("td", {}, String(r.round)), h("td", {}, r.winner === null ? "nobody" : label(r.winner)), h("td", {}, r.pattern || "—"), h("td", {}, String(r.points)), h("td", {}, r.reason || "")),
+            h("tr", {}, h("td", {}, String(r.round)), h("td", {}, r.winner === null ? t("nobody") : label(r.winner)), h("td", {}, r.pattern || "—"), h("td", {}, String(r.points)), h("td", {}, r.reason || "")),
           ),
         ),
       ),
@@ -251,7 +279,7 @@ export function render(root, state, api) {
         h(
           "div",
           { class: "tx-box tx-breakdown" },
-          h("h3", {}, `Round ${last.round} scoring: ${last.winner === null ? "nobody" : label(last.winner)} — ${last.pattern} for ${last.points} points`),
+          h("h3", {}, t("Round {n} scoring: {name} — {pattern} for {points} points", { n: last.round, name: last.winner === null ? t("nobody") : label(last.winner), pattern: last.pattern, points: last.points })),
           h("table", {}, h("tbody", {}, ...last.breakdown.map((b) => h("tr", {}, h("td", {}, b.rule), h("td", { class: "num" }, String(b.points)))))),
           ...(last.sets || []).map((s) => h("p", { class: "small" }, `${s.key}: ${s.cards.join(", ")} (${s.points})`)),
         ),

@@ -39,7 +39,7 @@ function helpText(el) {
 // (a game page marks the card or its button) or a drawn card.
 export function helpTarget(target) {
   if (!target || !target.closest) return null;
-  const el = target.closest(HELP_SELECTOR);
+  const el = target.closest("[data-help]") || target.closest("svg.card[aria-label]");
   return el && helpText(el) ? el : null;
 }
 
