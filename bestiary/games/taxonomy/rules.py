@@ -71,6 +71,7 @@ from .view import (
 # Effect queue items: (effect, card).
 E_AGG, E_CHEER, E_MEAN, E_PROUD, E_HONEST, E_IMPATIENT = range(6)
 _DISCARD_EFFECTS = ((AGGRESSIVE, E_AGG), (CHEERFUL, E_CHEER), (MEAN, E_MEAN), (PROUD, E_PROUD))
+_DISCARD_NATURES = AGGRESSIVE | CHEERFUL | MEAN | PROUD
 
 
 @dataclass(frozen=True)
@@ -177,7 +178,19 @@ class TaxonomyState(State):
 
     # Immutable once built: the card tables, the action objects, the scoring table.
     SHARED: ClassVar[frozenset[str]] = frozenset(
-        {"game", "rules", "deck", "mv", "scoring", "seven_plus_one"}
+        {
+            "game",
+            "rules",
+            "deck",
+            "mv",
+            "scoring",
+            "seven_plus_one",
+            "group_of",
+            "after",
+            "attack_moves",
+            "loyal_rule",
+            "window_all",
+        }
     )
     # Derived: card dicts for views (rebuilt when a roll changes a card) and
     # the legal moves of the discard phase.
@@ -198,6 +211,16 @@ class TaxonomyState(State):
         self.log = EventLog()
         n = players
         self.seven_plus_one = rules.orphan_eight == "seven-plus-one"
+        # Read on every turn: the rules' options and the deck's groups, looked up once.
+        self.loyal_rule = rules.loyal
+        self.window_all = rules.claim_window == "all"
+        self.group_of = deck.group_of
+        # after[s]: the other seats in turn order after s (who answers s's discard first).
+        self.after = tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
+        # An aggressive monster's moves: send it at another seat, or not.
+        self.attack_moves = tuple(
+            (*(self.mv.attack[t] for t in range(n) if t != s), self.mv.no_attack) for s in range(n)
+        )
         self.scores = [0] * n
         self.bans: list[set[int]] = [set() for _ in range(n)]
         self.round = 0
@@ -270,6 +293,7 @@ class TaxonomyState(State):
         self.kc = [[0] * deck.num_keys for _ in range(n)]
         self.hk = [[0] * deck.num_keys for _ in range(n)]
         self.big = [0] * n
+        self.tabled = [0] * n
         for s in range(n):
             self._recount(s)
         self._begin_turn(self.dealer)
@@ -309,6 +333,7 @@ class TaxonomyState(State):
             for c in h:
                 if self.nat[c] & MISC:
                     self._roll(c, None)
+        self.tabled = [0] * n
         for s in range(n):
             self._recount(s)
         self._begin_turn(first)
@@ -359,6 +384,9 @@ class TaxonomyState(State):
         return not bans or self.deck.group_of[c] not in bans
 
     def _recount(self, s: int) -> None:
+        """Count again every key of ``s`` (hand and table) after a change that
+        is not one card in or out: a claim, a tabled card, a ban."""
+        self.tabled[s] = sum(len(cs) for _, cs in self.tables[s])
         kc = self.kc[s] = [0] * self.deck.num_keys
         hk = self.hk[s] = [0] * self.deck.num_keys
         ck = self.ckeys
@@ -377,7 +405,7 @@ class TaxonomyState(State):
     def _add(self, s: int, c: int) -> None:
         self.hands[s].append(c)
         bans = self.bans[s]
-        if bans and self.deck.group_of[c] in bans:
+        if bans and self.group_of[c] in bans:
             return
         kc, hk = self.kc[s], self.hk[s]
         for k in self.ckeys[c]:
@@ -391,7 +419,7 @@ class TaxonomyState(State):
         if c in self.watched:
             self._left_hand(s, c)
         bans = self.bans[s]
-        if bans and self.deck.group_of[c] in bans:
+        if bans and self.group_of[c] in bans:
             return
         kc, hk = self.kc[s], self.hk[s]
         for k in self.ckeys[c]:
@@ -400,8 +428,12 @@ class TaxonomyState(State):
             if kc[k] == 3:
                 self.big[s] -= 1
 
+    def _excess(self, s: int) -> int:
+        """Cards ``s`` holds beyond 8, hand and table sets together (reading 4)."""
+        return len(self.hands[s]) + self.tabled[s] - HAND_SIZE
+
     def _table_count(self, s: int) -> int:
-        return sum(len(cs) for _, cs in self.tables[s])
+        return self.tabled[s]  # kept by _recount, which every change of a table calls
 
     # ------------------------------------------------------------------ knowledge
     # What each seat knows of hidden cards through honest monsters (reading 23),
@@ -468,26 +500,29 @@ class TaxonomyState(State):
 
     def _draw(self, s: int) -> bool:
         """Draw the top of the stock (False: the stock ran out and the round ended)."""
-        if not self.stock:
+        stock = self.stock
+        if not stock:
             # Reading 6: "The stock running out ends the round with no winner."
             self._end_round(None, None, "the stock ran out")
             return False
-        c = self.stock.pop()
+        c = stock.pop()
         if c in self.watched:
             self._drawn_from_stock(s, c)
-        if self.nat[c] & MISC:
+        m = self.nat[c]
+        if m & MISC:
             self._roll(c, [s])
+            m = self.nat[c]
         self._add(s, c)
         self.drawn.append(c)
         self.fresh_draw = True
-        m = self.nat[c]
         if self.log.enabled:
             self.log.emit("drew", to=[s], seat=s, card=self._card(c))
             self.log.emit("drew", to=[o for o in range(self.players) if o != s], seat=s)
-        if m & HONEST:
-            self.queue.append((E_HONEST, c))
-        if m & IMPATIENT:
-            self.queue.append((E_IMPATIENT, c))
+        if m & (HONEST | IMPATIENT):
+            if m & HONEST:
+                self.queue.append((E_HONEST, c))
+            if m & IMPATIENT:
+                self.queue.append((E_IMPATIENT, c))
         return True
 
     def _discard(self, s: int, c: int, why: str) -> None:
@@ -502,7 +537,7 @@ class TaxonomyState(State):
             self.last_discard = c
         if self.log.enabled:
             self.log.emit("discarded", seat=s, card=self._card(c), why=why, aside=bool(m & PROUD))
-        if m & (AGGRESSIVE | CHEERFUL | MEAN | PROUD):
+        if m & _DISCARD_NATURES:
             for bit, effect in _DISCARD_EFFECTS:
                 if m & bit:
                     self.queue.append((effect, c))
@@ -512,6 +547,7 @@ class TaxonomyState(State):
         s = self.actor
         q = self.queue
         epoch = self.epoch
+        hand = self.hands[s]
         while True:
             if self._over or self.epoch != epoch:
                 return
@@ -542,7 +578,7 @@ class TaxonomyState(State):
                     return
                 continue
             # Reading 4: whenever effects finish, hand + table sets is 8.
-            total = len(self.hands[s]) + self._table_count(s)
+            total = len(hand) + self.tabled[s]
             if total > HAND_SIZE:
                 self._set_phase(MAIN, (s,))
                 return
@@ -592,13 +628,13 @@ class TaxonomyState(State):
         self._legal = None
 
     def _begin_turn(self, s: int) -> None:
-        n = self.players
-        while self.skips[s] > 0:
+        skips = self.skips
+        while skips[s] > 0:
             # "The player who loses loses a turn."
-            self.skips[s] -= 1
+            skips[s] -= 1
             if self.log.enabled:
                 self.log.emit("skipped", seat=s)
-            s = (s + 1) % n
+            s = (s + 1) % self.players
         self.actor = s
         self.epoch += 1
         self.turns += 1
@@ -610,8 +646,8 @@ class TaxonomyState(State):
     def _end_turn(self, s: int) -> None:
         """The top discard may be claimed (reading 3), else the next player's turn."""
         c = self.last_discard
-        if c >= 0 and self.discards and self.discards[-1] == c:
-            seats, keys = self._window(s, c)
+        if c >= 0 and self.discards[-1] == c:
+            seats, keys = self._window(s, c, self._claimants(s, c))
             if seats:
                 self.claim_card, self.claim_from = c, s
                 self.claim_seats, self.claim_keys = seats, keys
@@ -628,34 +664,38 @@ class TaxonomyState(State):
                 return
         self._begin_turn((s + 1) % self.players)
 
-    def _window(self, s: int, c: int) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+    def _window(
+        self, s: int, c: int, keys: dict[int, tuple[int, ...]] | None = None
+    ) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
         """The seats asked about ``c`` and the keys each may claim it under:
-        the seats that may claim (``claim_window=eligible``), or every other
-        seat (``all``: those that may not claim can only pass)."""
-        keys = self._claimants(s, c)
-        if self.rules.claim_window == "all":
-            n = self.players
-            seats = tuple((s + i) % n for i in range(1, n))
+        the seats that may claim (``claim_window=eligible``: ``keys``, the
+        claimants, when already known), or every other seat (``all``: those
+        that may not claim can only pass)."""
+        if keys is None:
+            keys = self._claimants(s, c)
+        if self.window_all:
+            seats = self.after[s]
             return seats, {q: keys.get(q, ()) for q in seats}
         return tuple(keys), keys
 
     def _claimants(self, s: int, c: int) -> dict[int, tuple[int, ...]]:
         """Seats that may claim ``c`` (in turn order after the discarder) -> their keys."""
-        if self.rules.loyal and self.nat[c] & LOYAL:
-            return {}  # "Such a card cannot be taken into your set."
-        g = self.deck.group_of[c]
-        ks = self.ckeys[c]
         keys: dict[int, tuple[int, ...]] = {}
-        n = self.players
-        for i in range(1, n):
-            q = (s + i) % n
-            hk = self.hk[q]
-            ok = tuple(k for k in ks if hk[k] >= 3)
-            if not ok or (self.bans[q] and g in self.bans[q]):
+        if self.loyal_rule and self.nat[c] & LOYAL:
+            return keys  # "Such a card cannot be taken into your set."
+        ks = self.ckeys[c]
+        hks = self.hk
+        for q in self.after[s]:
+            hk = hks[q]
+            for k in ks:
+                if hk[k] >= 3:
+                    break
+            else:
+                continue  # "If you have 3 cards of the same type": q has not
+            bans = self.bans[q]
+            if (bans and self.group_of[c] in bans) or self.tabled[q] + 4 > HAND_SIZE:
                 continue
-            if self._table_count(q) + 4 > HAND_SIZE:
-                continue
-            keys[q] = ok
+            keys[q] = tuple(k for k in ks if hk[k] >= 3)
         return keys
 
     # The claimer chooses the set: "show that you have created a set of four" —
@@ -809,6 +849,12 @@ class TaxonomyState(State):
         """The best winning split of the hand and table sets of ``s`` (or None)."""
         if self.big[s] == 0:
             return None  # every pattern needs 4 cards of one key
+        # ... and a second key of 3 or more (4+4, 5+3), or 7 of one (8; 7 orphans and
+        # one other). The counts hold at least what best_score counts, so this only
+        # skips the search where it would find nothing.
+        counts = sorted(self.kc[s])
+        if counts[-1] < 7 and counts[-2] < 3:
+            return None
         unusable: set[int] = set()
         if self.bans[s]:
             g = self.deck.group_of
@@ -851,7 +897,7 @@ class TaxonomyState(State):
                 return []
             return mv.rps
         if phase == ATTACK_CHOICE:
-            return [*(mv.attack[t] for t in range(self.players) if t != seat), mv.no_attack]
+            return self.attack_moves[seat]
         if phase == IMPATIENT_CHOICE:
             return [mv.draw, mv.stop]
         if phase == DECLARE:
@@ -865,9 +911,9 @@ class TaxonomyState(State):
     def _main_legal(self, s: int) -> list[Move]:
         mv = self.mv
         hand = self.hands[s]
-        out = [mv.discard[c] for c in hand]
-        excess = len(hand) + self._table_count(s) - HAND_SIZE
-        if self.tables[s] and self.drawn and len(hand) > excess:
+        discard = mv.discard
+        out = [discard[c] for c in hand]
+        if self.tables[s] and self.drawn and len(hand) > self._excess(s):
             # "When you draw another card of this type you can add it to the table."
             # (Not the last card that could pay the excess: the hand must still discard.)
             tkeys = {k for k, _ in self.tables[s]}
@@ -888,15 +934,45 @@ class TaxonomyState(State):
                     else "; the game is over"
                 )
             )
-        legal = self.legal(seat)
+        # The discard phase's moves were built when the driver asked for them.
+        legal: Sequence[Move] | None = self._legal
+        if legal is None:
+            legal = self.legal(seat)
         if action not in legal:
             raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
         kind = action.kind
+        # The kinds in order of frequency (random play: discards, then duels, attacks).
         if kind == DISCARD:
             self._legal = None
             self.fresh_draw = False
             self._discard(seat, action.arg, "chosen")
             self._run()
+        elif kind == RPS:
+            choice = self.duel_choice
+            choice[seat] = action.arg
+            if self.log.enabled:
+                self.log.emit("decided", to=[seat], seat=seat, choice=str(action))
+            assert self.duel is not None
+            a, t, _ = self.duel
+            if a in choice and t in choice:
+                self._resolve_duel()
+            else:
+                self._to_act = (t,) if a in choice else (a,)
+        elif kind == ATTACK:
+            t = action.arg
+            if self.log.enabled:
+                self.log.emit("attack", seat=seat, target=t, card=self.deck.names[self.attack_card])
+            self.duel = (seat, t, self.attack_card)
+            self.duel_choice = {}
+            self.duel_ties = 0
+            self._set_phase(DUEL, (seat, t))
+        elif kind in (NO_ATTACK, STOP):
+            self.phase = MAIN
+            self._run()
+        elif kind == DRAW:
+            self.phase = MAIN
+            if self._draw(seat):
+                self._run()
         elif kind == TABLE:
             c = action.arg
             tkeys = [i for i, (k, _) in enumerate(self.tables[seat]) if k in self.ckeys[c]]
@@ -914,36 +990,8 @@ class TaxonomyState(State):
         elif kind == PASS and self.phase == DECLARE:
             self.fresh_draw = False
             self._end_turn(seat)
-        elif kind in (CLAIM, PASS, KEEP):
+        else:  # CLAIM, PASS, KEEP in a claim window
             self._claim_step(seat, action)
-        elif kind == RPS:
-            self.duel_choice[seat] = action.arg
-            if self.log.enabled:
-                self.log.emit("decided", to=[seat], seat=seat, choice=str(action))
-            assert self.duel is not None
-            a, t, _ = self.duel
-            if a in self.duel_choice and t in self.duel_choice:
-                self._resolve_duel()
-            else:
-                self._to_act = tuple(x for x in (a, t) if x not in self.duel_choice)
-        elif kind == ATTACK:
-            t = action.arg
-            if self.log.enabled:
-                self.log.emit("attack", seat=seat, target=t, card=self.deck.names[self.attack_card])
-            self.duel = (seat, t, self.attack_card)
-            self.duel_choice = {}
-            self.duel_ties = 0
-            self._set_phase(DUEL, (seat, t))
-        elif kind == NO_ATTACK:
-            self.phase = MAIN
-            self._run()
-        elif kind == DRAW:
-            self.phase = MAIN
-            if self._draw(seat):
-                self._run()
-        elif kind == STOP:
-            self.phase = MAIN
-            self._run()
 
     @property
     def over(self) -> bool:
@@ -999,6 +1047,7 @@ class TaxonomyState(State):
         o.kc = [list(x) for x in self.kc]
         o.hk = [list(x) for x in self.hk]
         o.big = list(self.big)
+        o.tabled = list(self.tabled)
         o._legal = None
         return o
 
