@@ -384,7 +384,10 @@ def score_payload(
 
     extra = sorted(set(payload) - set(PAYLOAD_FIELDS))
     if extra:
-        raise BadInput(f"unknown field(s) {', '.join(extra)}; fields: {', '.join(PAYLOAD_FIELDS)}")
+        # repr: a field name is the caller's text (it may hold a line break).
+        raise BadInput(
+            f"unknown field(s) {', '.join(map(repr, extra))}; fields: {', '.join(PAYLOAD_FIELDS)}"
+        )
     if "hand" not in payload:
         raise BadInput('the input needs "hand": a list of card names')
     hand = _names(deck, payload["hand"], '"hand"')
