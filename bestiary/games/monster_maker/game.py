@@ -55,9 +55,9 @@ class MonsterMakerGame(Game):
         return render_view(view, events)
 
     def describe_event(self, event: Event, names: Sequence[str] | None = None) -> str:
-        from .render import describe
+        from .describe import describe
 
-        return describe(event)
+        return describe(event, names)
 
     def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
         from .catalog import catalog
@@ -79,3 +79,8 @@ class MonsterMakerGame(Game):
         assert isinstance(rules, MonsterMakerRules)
         cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
         return score_payload(cs, rules, payload)
+
+    def lab_tracker(self, state: Any) -> Any:  # the designer's lab: stats.py
+        from .stats import tracker
+
+        return tracker(state)

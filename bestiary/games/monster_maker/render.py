@@ -1,15 +1,15 @@
-"""Terminal pictures for Monster Maker: the table as one seat sees it, event lines,
-and the card catalog (``bestiary cards monster-maker``).
+"""Terminal pictures for Monster Maker: the table as one seat sees it and the
+card catalog (``bestiary cards monster-maker``), in the current language. The
+log lines are in ``describe.py``.
 
 Card, treasure and prize names come from a designer's files: they are data,
 never Rich markup, so every name reaches Rich escaped (or inside a ``Text``).
-``describe`` returns plain text (the web page shows it as text too).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, SupportsIndex, overload
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
@@ -18,122 +18,141 @@ from rich.table import Table
 from rich.text import Text
 
 from bestiary.engine import Event
+from bestiary.engine.events import seat_label
+from bestiary.i18n import N_, domain
 
+from .describe import (
+    cardset,
+    describe,
+    end_reason,
+    gold,
+    monster,
+    prize_gold,
+    treasure_gold,
+    with_gold,
+    worth,
+)
 from .rules import TRAP_LOSS
-from .scoring import goddess_keeps
+
+_ = domain("monster_maker", __file__)
+
+__all__ = [
+    "ACTION_HELP",
+    "LEGEND",
+    "action_label",
+    "battle_odds",
+    "describe",
+    "render_catalog",
+    "render_view",
+    "start_tip",
+    "treasure_gold",
+]
+
+
+class _Help(Mapping[str, str]):
+    """``verb -> help`` in the language current when it is read."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._texts = dict(texts)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._texts[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+
+class _Lines(tuple[str, ...]):
+    """Legend lines in the language current when they are read."""
+
+    def __iter__(self) -> Iterator[str]:
+        return (_(line) for line in tuple.__iter__(self))
+
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, i: SupportsIndex | slice) -> str | tuple[str, ...]:
+        got = tuple.__getitem__(self, i)
+        return tuple(_(x) for x in got) if isinstance(got, tuple) else _(got)
+
 
 # For the CLI's `help` and `legend` (bestiary/cli/prompt.py reads these names).
-ACTION_HELP = {
-    "play": "lay a corridor card: you walk that many perches (p) towards the treasure room",
-    "discard": "throw a card away (you must end your turn with no more than 7 cards)",
-    "fight": "add a character from your hand to the battle against your monster",
-    "cast": "a magic-user casts a spell in the battle (its dice add to the strength)",
-    "wield": "a character uses a treasure as a weapon in the battle",
-    "roll": "roll the party's dice: win if the total is at least the monster's strength",
-    "place": "put a monster card before another player: they must fight or avoid it",
-    "send": "send the monster you charmed before another player",
-    "dispel": "a cleric (or a holy treasure) banishes an undead monster without a fight",
-    "detour": "play a Detour card: walk around your monster, losing a corridor",
-    "lose": "the trap takes a card from your hand: choose which",
-    "avoid": "a Thief avoids the trap (you discard the Thief instead)",
-    "heal": "a Cleric takes back a character that fell in this battle",
-    "open": "open the Secret Door with a Thief or Dwarf for a second treasure",
-    "leave": "leave the Secret Door closed",
-    "end": "end your turn",
-    "pass": "do nothing now",
-}
-LEGEND = [
-    "> before a seat: whose turn it is; (you): your seat",
-    "p (perch): a dungeon distance; 40/100p in: 40 perches walked of 100",
-    "corridors a | b: the corridors laid going out | coming back",
-    "Monster (7, undead): its strength to beat and its type",
-    "2D, 1D+2: dice — 2D is two six-sided dice added up",
-    "gold so far: treasures you brought home (dice-valued ones show what they rolled)",
-]
+ACTION_HELP: Mapping[str, str] = _Help(
+    {
+        "play": N_("lay a corridor card: you walk that many perches (p) towards the treasure room"),
+        "discard": N_("throw a card away (you must end your turn with no more than 7 cards)"),
+        "fight": N_("add a character from your hand to the battle against your monster"),
+        "cast": N_("a character casts a spell in the battle (its dice add to the strength)"),
+        "wield": N_("a character uses a treasure as a weapon in the battle"),
+        "roll": N_("roll the party's dice: win if the total is at least the monster's strength"),
+        "place": N_("put a monster card before another player: they must fight or avoid it"),
+        "send": N_("send the monster you charmed before another player"),
+        "dispel": N_("a Cleric (or a holy treasure) banishes an undead monster without a fight"),
+        "detour": N_("play a Detour card: walk around your monster, losing a corridor"),
+        "lose": N_("the trap takes a card from your hand: choose which"),
+        "avoid": N_("a Thief avoids the trap (you discard the Thief instead)"),
+        "heal": N_("a Cleric takes back a character that fell in this battle"),
+        "open": N_("open the Secret Door with a Thief or Dwarf for two treasures"),
+        "leave": N_("leave the Secret Door closed"),
+        "end": N_("end your turn"),
+        "pass": N_("do nothing now"),
+    }
+)
+LEGEND: tuple[str, ...] = _Lines(
+    (
+        N_("> before a player: whose turn it is; (you): your seat"),
+        N_("p (perch): a dungeon distance; 40/100p in: 40 perches walked of 100"),
+        N_("corridors a | b: the corridors laid going out | coming back"),
+        N_("Monster (strength 7, undead): the strength to beat and its type"),
+        N_("2D, 1D+2: dice — 2D is two six-sided dice added up"),
+        N_("gold so far: the gold you brought home (dice-valued treasures as they rolled)"),
+    )
+)
 
 
 def start_tip(rules: Any) -> str | None:
     """Said once when a terminal game starts (bestiary/cli/play.py): the goal, and
     for a full game a pointer to a shorter one."""
-    goal = (
+    goal = _(
         "Lay corridor cards to walk to the treasure room, take a treasure, walk the same "
         "distance back home. Put monsters before the others; fight yours with the "
         "characters in your hand. Most gold at the end wins."
     )
     if getattr(rules, "max_dungeons", 0) == 0:
-        return goal + (
-            " A full game runs dungeon after dungeon until the treasure or prize cards run "
-            "out (an hour or more); for a first game start it with `-o max_dungeons=1`."
+        return (
+            goal
+            + " "
+            + _(
+                "A full game runs dungeon after dungeon until the treasure or prize cards run "
+                "out (an hour or more); for a first game start it with `-o max_dungeons=1`."
+            )
         )
     return goal
 
 
-_CARDS: Any = None
-
-
-def _cardset() -> Any:
-    """The shipped cards (types, dice, treasure gold). The view carries names only;
-    a designer's own cards missing from this set show by name alone."""
-    global _CARDS
-    if _CARDS is None:
-        from .cards import load_cardset
-        from .ruleset import MonsterMakerRules
-
-        try:
-            r = MonsterMakerRules()
-            _CARDS = (load_cardset(r.cards, r.treasures, r.prizes), r)
-        except Exception:  # texts are a courtesy: the table renders without them
-            _CARDS = (None, None)
-    return _CARDS
-
-
-def _monster_type(name: str) -> str:
-    cs, _ = _cardset()
-    card = cs.by_name.get(name.casefold()) if cs is not None else None
-    return str(card.mtype) if card is not None and card.mtype else ""
-
-
-def treasure_gold(name: str) -> str:
-    """``400 gold``, ``2D×100 gold`` (as the card says): what a treasure is worth."""
-    cs, _ = _cardset()
-    if cs is None:
-        return ""
-    for t in cs.treasures:
-        if t.name.casefold() == name.casefold():
-            gold = str(t.gold)
-            if t.special == "goddess":  # RULES.md: "On a 1,2,or 3, has a value of 400gold"
-                return f"{gold} gold if a die shows 1-3"
-            return f"{gold} gold" if gold else ""
-    return ""
-
-
-def _with_gold(names: Sequence[str]) -> str:
-    out = []
-    for n in names:
-        g = treasure_gold(n)
-        out.append(f"{n} ({g})" if g else n)
-    return ", ".join(out)
-
-
 def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
-    """``Dwarf 1D+3 vs Kobold 7: 58% to win`` for the battle in ``view`` (plus a
+    """``Dwarf 2D+5 vs Kobold 7: 97% to win`` for the battle in ``view`` (plus a
     character ``extra`` about to join), from the game's own battle rules."""
     from .scoring import score_payload
 
-    cs, rules = _cardset()
+    cs, rules = cardset()
     turn = view.get("turn")
     players = view.get("players") or []
     if cs is None or not isinstance(turn, int) or turn >= len(players):
         return ""
     fighter = players[turn]
-    monster = fighter.get("monster")
+    foe = fighter.get("monster")
     party = [
         {"character": m["card"], "spell": m.get("spell"), "weapon": m.get("weapon")}
         for m in view.get("battle") or []
     ]
     if extra:
         party.append({"character": extra, "spell": None, "weapon": None})
-    if not monster or not party:
+    if not foe or not party:
         return ""
     carried = view.get("my_treasures") if view.get("seat") == turn else []
     try:
@@ -143,7 +162,7 @@ def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
             {
                 "treasures": list(carried or []),
                 "battle": {
-                    "monster": monster,
+                    "monster": foe,
                     "party": party,
                     "road_back": fighter.get("status") == "returning",
                 },
@@ -157,8 +176,14 @@ def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
         for m in got["party"]
     )
     # Royal Princess: "Battles on the way back are at -1 strength" (RULES.md).
-    pen = f" -{got['penalty']} (princess)" if got["penalty"] else ""
-    return f"{dice}{pen} vs {got['monster']} {got['monster_strength']}: {got['win']:.0%} to win"
+    if got["penalty"]:
+        dice = _("{dice} −{n} (princess)").format(dice=dice, n=got["penalty"])
+    return _("{dice} vs {monster} {strength}: {chance}% to win").format(
+        dice=dice,
+        monster=got["monster"],
+        strength=got["monster_strength"],
+        chance=round(got["win"] * 100),
+    )
 
 
 def action_label(view: Mapping[str, Any], text: str) -> str:
@@ -172,271 +197,284 @@ def action_label(view: Mapping[str, Any], text: str) -> str:
         return f"{text}  ({odds})" if odds else text
     if text.startswith("place ") and " before seat " in text:
         name = text.removeprefix("place ").rpartition(" before seat ")[0]
-        cs, _ = _cardset()
-        card = cs.by_name.get(name.casefold()) if cs is not None else None
-        if card is not None and card.value is not None:
-            kind = f", {card.mtype}" if card.mtype else ""
-            return f"{text}  (strength {card.value}{kind})"
+        label = monster(name)
+        return f"{text}  ({label.removeprefix(name).strip(' ()')})" if label != name else text
     return text
 
 
-def _seat(s: Any) -> str:
-    return f"seat {s}"
+def _fixed_gold(name: str) -> int | None:
+    """A treasure's printed gold when it is a plain number (None: dice or unknown)."""
+    cs, _rules = cardset()
+    if cs is None:
+        return None
+    for t in cs.treasures:
+        if t.name.casefold() == name.casefold():
+            return None if t.gold.rolled else int(t.gold.fixed)
+    return None
 
 
-def describe(event: Event) -> str:
-    """One log line per event (what the seat that receives it may know)."""
-    d = event.data
-    k = event.kind
-    who = _seat(d["seat"]) if "seat" in d else ""
-    if k == "dungeon":
-        return f"— Dungeon {d['number']} (treasure room at {d['treasure_room']}p) —"
-    if k == "dealt":
-        return f"{who} is dealt {', '.join(d['cards'])}"
-    if k == "traps_exchanged":
-        return f"{who} exchanges {d['count']} trap(s) from the opening hand"
-    if k == "first_player":
-        rolls = "; ".join(", ".join(f"{_seat(s)} {v}" for s, v in r.items()) for r in d["rolls"])
-        return f"{who} plays first (rolls: {rolls})"
-    if k == "drew":
-        return f"{who} draws {d['card']}" if "card" in d else f"{who} draws a card"
-    if k == "trap":
-        return f"{who} draws a TRAP!"
-    if k == "trap_empty":
-        return f"{who} has no cards for the trap to take"
-    if k == "avoided":
-        return f"{who} discards a {d['card']} and avoids the trap"
-    if k == "lost":
-        return f"{who} loses {d['card']} to the trap"
-    if k == "corridor":
-        if d["leg"] == "out":
-            return f"{who} plays a {d['perch']}p corridor ({d['distance']}p in)"
-        return f"{who} plays a {d['perch']}p corridor back ({d['distance']}/{d['target']}p)"
-    if k == "treasure_room":
-        return f'{who}: "Treasure Room!" at {d["distance"]}p'
-    if k == "treasure":
-        if "treasure" not in d:
-            return f"{who} draws a treasure card (hidden)"
-        extra = ""
-        if "roll" in d:  # Statue of Goddess: "On a 1,2,or 3, has a value of 400gold"
-            worth = "keeps its gold" if goddess_keeps(d["roll"]) else "worthless"
-            extra = f" (rolled {d['roll']}: {worth})"
-        opened = " — OPEN" if d.get("open") else ""
-        return f"{who} draws treasure {d['treasure']}{opened}{extra}"
-    if k == "no_treasure":
-        return f"{who} finds the treasure pile empty"
-    if k == "set_aside":
-        return f"{d['treasure']} was drawn a second time and is set aside"
-    if k == "door":
-        return f"{who} opens the Secret Door with a {d['card']}"
-    if k == "monster":
-        return f"{who} places {d['monster']} before {_seat(d['target'])}"
-    if k == "fight":
-        return f"{who} fights the {d['monster']}"
-    if k == "joins":
-        return f"  {d['card']} joins the battle"
-    if k == "cast":
-        return f"  {d['by']} casts {d['spell']}"
-    if k == "wield":
-        return f"  {d['by']} wields the {d['treasure']}"
-    if k == "battle":
-        parts = []
-        for r in d["party"]:
-            bits = [r["card"]]
-            if "roll" in r:
-                bits.append(f"{r['dice']}→{r['roll']}")
-            if "spell" in r:
-                dice = f" {r['spell_dice']}" if "spell_dice" in r else ""
-                bits.append(f"{r['spell']}{dice}→{r.get('spell_roll', r['strength'])}")
-            if "weapon" in r:
-                bits.append(f"+{r['weapon']}")
-            parts.append(" ".join(bits) + f" = {r['strength']}")
-        pen = f" -{d['penalty']} (princess)" if d["penalty"] else ""
-        verdict = "WINS" if d["won"] else "loses"
-        return (
-            f"{who} {verdict} against {d['monster']} ({d['monster_strength']}): "
-            f"{'; '.join(parts)}{pen} → {d['total']}"
+def banked_gold(p: Mapping[str, Any]) -> str:
+    """What a player has brought home, in gold: ``550 gold`` plus the dice-valued
+    treasures still to roll (``+ Mystic Map 3Dx20 gold (rolled at the end)``);
+    a rolled one counts what it rolled, a worthless Statue of Goddess 0."""
+    rolled = {name: g for name, g in p.get("rolled", [])}
+    worthless = set(p.get("worthless", []))
+    total, pending = 0, []
+    for t in p["banked"]:
+        if t in worthless:
+            continue
+        if t in rolled:
+            total += int(rolled[t])
+            continue
+        fixed = _fixed_gold(t)
+        if fixed is None:
+            g = treasure_gold(t)
+            pending.append(_("{name} {gold}").format(name=t, gold=g) if g else t)
+        else:
+            total += fixed
+    for prize in p["prizes"]:
+        total += prize_gold(prize) or 0
+    if not p["banked"] and not p["prizes"]:
+        return "—"
+    if pending:
+        return _("{gold} + {pending}").format(gold=gold(total), pending=", ".join(pending))
+    return gold(total)
+
+
+def _final_lines(view: Mapping[str, Any]) -> list[RenderableType]:
+    """The result as the rules in force count it, with what each card was worth
+    (dice-valued treasures as they rolled)."""
+    f = view["final"]
+    who = view.get("names")
+    names = list(who) if isinstance(who, list | tuple) else None
+    golds = ", ".join(
+        _("{player} {gold}").format(player=seat_label(s, names), gold=gold(g))
+        for s, g in enumerate(f["gold"])
+    )
+    reason = end_reason({"reason": f.get("reason", ""), **_cause(f)})
+    if view.get("victory", "gold") == "dungeons":
+        wins = ", ".join(
+            _("{player} {n}").format(player=seat_label(s, names), n=int(w))
+            for s, w in enumerate(f["scores"])
         )
-    if k == "dispel":
-        by = d.get("card") or d.get("treasure")
-        return f"{who} dispels the {d['monster']} with {by}"
-    if k == "detour":
-        rem = f", losing a {d['removed']}p corridor" if d["removed"] else ""
-        return f"{who} takes a detour around the {d['monster']}{rem}"
-    if k == "heal":
-        return f'{who}: "Heal!" — takes back the {d["card"]}'
-    if k == "sent":
-        return f"{who} sends the charmed {d['monster']} before {_seat(d['target'])}"
-    if k == "discard":
-        return f"{who} discards {d['card']}"
-    if k == "pass":
-        return f"{who} passes"
-    if k == "home":
-        prize = f", first home: prize {d['prize']}" if d["prize"] else ""
-        return (
-            f"{who} returns from the dungeon with {', '.join(d['treasures']) or 'nothing'}{prize}"
+        head = _("Game over ({reason}). Dungeon wins: {wins} (gold: {golds})").format(
+            reason=reason, wins=wins, golds=golds
         )
-    if k == "endgame":
-        return f"Endgame: no more draws ({d['reason']})"
-    if k == "died":
-        return f"{who} dies in the dungeon ({d['reason']})"
-    if k == "dungeon_end":
-        home = ", ".join(map(_seat, d["home"])) or "nobody"
-        line = f"Dungeon {d['number']} is over; home: {home}"
-        detail = d.get("detail") or {}
-        if detail:  # victory=dungeons: what each brought home, dice as rolled
-            worth = "; ".join(
-                f"{_seat(s)} {d['gold'][int(s)]} ({_worth(rows)})" for s, rows in detail.items()
-            )
-            won = ", ".join(map(_seat, d["winners"]))
-            line += f"; gold {worth}; won by {won}"
-        return line
-    if k == "game_over":
-        gold = ", ".join(f"{_seat(s)} {g}" for s, g in enumerate(d["gold"]))
-        line = f"Game over ({d['reason']}): gold {gold}"
-        if d.get("victory") == "dungeons":
-            wins = ", ".join(f"{_seat(s)} {int(w)}" for s, w in enumerate(d["scores"]))
-            line += f"; dungeon wins {wins}"
-        return line
-    parts_ = " ".join(f"{a}={b}" for a, b in d.items())
-    return f"{k} {parts_}".strip()
-
-
-def _worth(rows: Sequence[Sequence[Any]]) -> str:
-    return ", ".join(f"{name} ({gold})" for name, gold in rows) or "nothing"
-
-
-def _banked(p: Mapping[str, Any]) -> str:
-    """Banked treasures with what the dice-valued ones rolled, then the prizes."""
-    rolled = {name: gold for name, gold in p.get("rolled", [])}
-    names = [f"{t} ({rolled[t]})" if t in rolled else t for t in p["banked"]]
-    return ", ".join(names + p["prizes"])
-
-
-def _final_lines(f: Mapping[str, Any], victory: str) -> list[RenderableType]:
-    """The result as the rules in force count it, with each seat's gold breakdown."""
-    gold = ", ".join(f"seat {s}: {g}" for s, g in enumerate(f["gold"]))
-    head = f"Game over ({f['reason']}). Gold: {gold}"
-    if victory == "dungeons":
-        wins = ", ".join(f"seat {s}: {int(w)}" for s, w in enumerate(f["scores"]))
-        head = f"Game over ({f['reason']}). Dungeon wins: {wins} (gold {gold})"
+    else:
+        head = _("Game over ({reason}). Gold: {golds}").format(reason=reason, golds=golds)
     lines: list[RenderableType] = [Text(head, style="bold green")]
     for s, rows in enumerate(f.get("detail", [])):
         if rows:
-            lines.append(Text(f"  seat {s}: {_worth(rows)}"))
+            lines.append(
+                Text(
+                    "  "
+                    + _("{player}: {worth}").format(player=seat_label(s, names), worth=worth(rows))
+                )
+            )
     return lines
+
+
+def _cause(f: Mapping[str, Any]) -> dict[str, Any]:
+    """The game-over cause from the result's English reason (views carry the reason)."""
+    reason = str(f.get("reason", ""))
+    if reason == "the treasure cards are exhausted":
+        return {"cause": "treasures"}
+    if reason == "the prize cards are exhausted":
+        return {"cause": "prizes"}
+    if reason.endswith(" dungeons played") and reason.split(" ")[0].isdigit():
+        return {"cause": "max_dungeons", "dungeons": int(reason.split(" ")[0])}
+    if reason.endswith("-dungeon guard"):
+        return {"cause": "guard"}
+    return {}
 
 
 def _where(p: Mapping[str, Any], room: int) -> str:
     st = p["status"]
     if st == "outward":
-        return f"{p['distance_out']}/{room}p in"
+        return _("{walked}/{room}p in").format(walked=p["distance_out"], room=room)
     if st == "returning":
         if not p["corridors_back"]:
-            return f"treasure room ({p['distance_out']}p); back 0/{p['return_target']}p"
-        return f"back {p['distance_back']}/{p['return_target']}p"
-    return st
+            return _("treasure room ({walked}p); back 0/{target}p").format(
+                walked=p["distance_out"], target=p["return_target"]
+            )
+        return _("back {walked}/{target}p").format(
+            walked=p["distance_back"], target=p["return_target"]
+        )
+    if st == "home":
+        return _("home")
+    if st == "dead":
+        return _("dead")
+    return str(st)
 
 
 def _trap_banner(view: Mapping[str, Any]) -> str:
-    """Only what the seat can do: avoiding needs a card that avoids traps (a Thief)."""
-    n = view["to_lose"]
-    if view.get("turn") != view.get("seat"):
-        return (
-            f"TRAP! Seat {view.get('turn')} must lose {n} more card(s) (or avoid it with a Thief)"
-        )
-    head = f"TRAP! The trap takes {n} more card(s) from your hand: choose which to lose"
+    """Only what the seat can do: avoiding needs a card that avoids traps (a
+    Thief), and only before any card is lost."""
+    n = int(view["to_lose"])
+    turn = view.get("turn")
+    if turn != view.get("seat"):
+        name = seat_label(turn, _names(view)) if isinstance(turn, int) else "?"
+        return _.ngettext(
+            "TRAP! {player} must lose {n} more card (or avoid the trap with a Thief)",
+            "TRAP! {player} must lose {n} more cards (or avoid the trap with a Thief)",
+            n,
+        ).format(player=name, n=n)
     cards = view.get("hand_cards")
     if cards is None:  # not this seat's trap, or the view has no card details
-        return f"TRAP! {n} more card(s) to lose"
+        return _.ngettext("TRAP! {n} more card to lose", "TRAP! {n} more cards to lose", n).format(
+            n=n
+        )
     avoiders = sorted({c["name"] for c in cards if "avoids_traps" in (c.get("abilities") or [])})
     # A Thief avoids the trap only before any card is lost (rules.py, TRAP_LOSS).
     if avoiders and n >= TRAP_LOSS:
-        return head + f", or avoid it by discarding your {' or '.join(avoiders)}"
-    return head + "."
+        return _.ngettext(
+            "TRAP! The trap takes {n} card from your hand: choose which to lose, "
+            "or avoid it by discarding your {avoiders}",
+            "TRAP! The trap takes {n} cards from your hand: choose which to lose, "
+            "or avoid it by discarding your {avoiders}",
+            n,
+        ).format(n=n, avoiders=_(" or ").join(avoiders))
+    return _.ngettext(
+        "TRAP! The trap takes {n} more card from your hand: choose which to lose.",
+        "TRAP! The trap takes {n} more cards from your hand: choose which to lose.",
+        n,
+    ).format(n=n)
+
+
+def _names(view: Mapping[str, Any]) -> list[str] | None:
+    who = view.get("names")
+    return list(who) if isinstance(who, list | tuple) else None
 
 
 def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
     room = view["treasure_room"]
     me = view.get("seat")
-    t = Table(
-        title=f"Monster Maker — dungeon {view['dungeon']}, treasure room at {room}p"
-        + ("  [bold red]ENDGAME[/]" if view["endgame"] else ""),
-        expand=False,
+    names = _names(view)
+    title = Text(
+        _("Monster Maker — dungeon {n}, treasure room at {room}p").format(
+            n=view["dungeon"], room=room
+        )
     )
-    for col in ("seat", "where", "corridors", "monster", "hand", "treasure", "gold so far"):
+    if view["endgame"]:
+        title.append("  " + _("ENDGAME: no more draws"), style="bold red")
+    t = Table(title=title, expand=False)
+    for col in (
+        _("player"),
+        _("where"),
+        _("corridors"),
+        _("monster"),
+        _("hand"),
+        _("treasure"),
+        _("gold so far"),
+    ):
         t.add_column(col)
     for p in view["players"]:
         s = p["seat"]
         mark = ">" if s == view["turn"] and not view["final"] else " "
-        you = " (you)" if s == me else ""
+        you = " " + _("(you)") if s == me else ""
         corridors = " ".join(map(str, p["corridors_out"]))
         if p["corridors_back"]:
             corridors += " | " + " ".join(map(str, p["corridors_back"]))
-        treasure = _with_gold(p["open_treasures"])
+        treasure = with_gold(p["open_treasures"])
         if p["hidden_treasures"]:
-            treasure += (", " if treasure else "") + f"{p['hidden_treasures']} hidden"
-        kind = _monster_type(p["monster"]) if p["monster"] else ""
-        monster = (
-            Text(
-                f"{p['monster']} ({p['monster_strength']}" + (f", {kind})" if kind else ")"),
-                style="red",
+            hidden = _.ngettext("{n} hidden", "{n} hidden", p["hidden_treasures"]).format(
+                n=p["hidden_treasures"]
             )
-            if p["monster"]
-            else ""
+            treasure = f"{treasure}, {hidden}" if treasure else hidden
+        foe = p["monster"]
+        cell = (
+            Text(monster(foe, p.get("monster_strength"), p.get("monster_type")), style="red")
+            if foe
+            else Text("")
         )
         t.add_row(
-            f"{mark}{s}{you}",
+            Text(f"{mark}{seat_label(s, names)}{you}"),
             _where(p, room),
             corridors,
-            monster,
+            cell,
             str(p["hand_size"]),
             Text(treasure),
-            Text(_banked(p)),
+            Text(banked_gold(p)),
         )
     lines: list[RenderableType] = [t]
-    piles = (
-        f"draw pile {view['draw_pile']}, treasure pile {view['treasure_pile']}, "
-        f"prize pile {view['prize_pile']}, discard {len(view['discard_pile'])}"
+    piles = _(
+        "draw pile {draw}, treasure pile {treasures}, prize pile {prizes}, discard pile {discard}"
+    ).format(
+        draw=view["draw_pile"],
+        treasures=view["treasure_pile"],
+        prizes=view["prize_pile"],
+        discard=len(view["discard_pile"]),
     )
     if "traps_in_draw_pile_at" in view:
-        piles += f"; traps at {view['traps_in_draw_pile_at']} from the top"
+        at = ", ".join(map(str, view["traps_in_draw_pile_at"])) or "—"
+        piles = _("{piles}; traps at {places} from the top").format(piles=piles, places=at)
     lines.append(Text(piles))
+    prompt = view.get("prompt")
+    if isinstance(prompt, str) and prompt:
+        lines.append(Text(_(prompt), style="bold cyan"))
     if view["hand"] is not None:
         hand = view.get("hand_labels") or view["hand"]
-        lines.append(Text(f"Your hand: {', '.join(hand) or '(empty)'}", style="bold"))
-        if view["my_treasures"]:
-            lines.append(Text(f"Your treasures: {_with_gold(view['my_treasures'])}"))
-    if view["battle"]:
-        party = "; ".join(
-            m["card"]
-            + (f" + {m['spell']}" if m["spell"] else "")
-            + (f" + {m['weapon']}" if m["weapon"] else "")
-            for m in view["battle"]
+        lines.append(
+            Text(
+                _("Your hand: {cards}").format(cards=", ".join(hand) or _("(empty)")),
+                style="bold",
+            )
         )
-        lines.append(Text(f"In battle: {party}", style="yellow"))
+        if view["my_treasures"]:
+            lines.append(
+                Text(
+                    _(
+                        "Your treasures (hidden from the others until used or home): {treasures}"
+                    ).format(treasures=with_gold(view["my_treasures"]))
+                )
+            )
+    if view["battle"]:
+        members = []
+        for m in view["battle"]:
+            if m["spell"] and m["weapon"]:
+                text = _("{card} with {spell} and the {weapon}")
+            elif m["spell"]:
+                text = _("{card} with {spell}")
+            elif m["weapon"]:
+                text = _("{card} with the {weapon}")
+            else:
+                text = "{card}"
+            members.append(text.format(card=m["card"], spell=m["spell"], weapon=m["weapon"]))
+        lines.append(Text(_("In battle: {party}").format(party="; ".join(members)), style="yellow"))
         odds = battle_odds(view)
         if odds:
-            lines.append(Text(f"Odds: {odds}", style="yellow"))
+            lines.append(Text(_("Odds: {odds}").format(odds=odds), style="yellow"))
     if view["trap"]:
         lines.append(Text(_trap_banner(view), style="red"))
-    if view["phase"] == "discard":
-        lines.append(Text("Over the hand limit after the dispel: discard a card", style="red"))
+    if view["phase"] == "discard" and not view.get("prompt"):
+        lines.append(Text(_("Over the hand limit after the dispel: discard a card"), style="red"))
     if view["charmed"]:
-        lines.append(Text(f"Charmed {view['charmed']} may be sent before another player"))
+        lines.append(
+            Text(
+                _("The charmed {monster} may be sent before another player").format(
+                    monster=view["charmed"]
+                )
+            )
+        )
     if events:
-        lines.append(Panel(Text("\n".join(describe(e) for e in events)), title="log", expand=False))
+        lines.append(
+            Panel(Text("\n".join(describe(e, names) for e in events)), title=_("log"), expand=False)
+        )
     if view["final"]:
-        lines.extend(_final_lines(view["final"], view.get("victory", "gold")))
+        lines.extend(_final_lines(view))
     return Group(*lines)
 
 
 def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
     # Only the shipped files are reconstructions (a designer's own file is not).
     rebuilt = catalog.get("reconstructed") or ""
-    mark = ", reconstructed" if "deck" in rebuilt else ""
-    deck = Table(title=f"Monster Maker cards ({catalog['totals']['deck']}{mark})")
-    for col in ("card", "kind", "count", "value", "type", "abilities"):
+    n = catalog["totals"]["deck"]
+    if "deck" in rebuilt:
+        title = _("Monster Maker cards ({n}, reconstructed)").format(n=n)
+    else:
+        title = _("Monster Maker cards ({n})").format(n=n)
+    deck = Table(title=title)
+    for col in (_("card"), _("kind"), _("count"), _("value"), _("type"), _("abilities")):
         deck.add_column(col)
     for c in catalog["deck"]:
         deck.add_row(
@@ -447,28 +485,32 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
             c["type"] or "",
             escape(" ".join(c["abilities"])),
         )
-    tr = Table(title="Treasure cards" + (" (appendix C)" if "Magic Armor" in rebuilt else ""))
-    for col in ("treasure", "open", "gold", "effect"):
+    tr = Table(
+        title=_("Treasure cards (appendix C)") if "Magic Armor" in rebuilt else _("Treasure cards")
+    )
+    for col in (_("treasure"), _("open"), _("gold"), _("effect")):
         tr.add_column(col)
     for t in catalog["treasures"]:
         eff = []
         if t["return_penalty"]:
-            eff.append(f"road back +{t['return_penalty']}p")
+            eff.append(_("road back +{n}p").format(n=t["return_penalty"]))
         if t["battle_penalty"]:
-            eff.append(f"battles back -{t['battle_penalty']}")
+            eff.append(_("battles back -{n}").format(n=t["battle_penalty"]))
         if t["dispels_undead"]:
-            eff.append("dispels undead")
+            eff.append(_("dispels undead"))
         if t["weapon_bonus"]:
-            eff.append(f"+{t['weapon_bonus']} to {'/'.join(t['weapon_users'])}")
+            eff.append(
+                _("+{n} to {users}").format(n=t["weapon_bonus"], users="/".join(t["weapon_users"]))
+            )
         if t["special"] == "secret_door":
-            eff.append("Thief or Dwarf: two treasures")
+            eff.append(_("Thief or Dwarf: two treasures"))
         if t["special"] == "goddess":
-            eff.append("roll 1D: 1-3 keeps the gold")
+            eff.append(_("roll 1D: 1-3 keeps the gold"))
         tr.add_row(
             escape(t["name"]), "OPEN" if t["open"] else "", t["gold"], escape("; ".join(eff))
         )
-    pr = Table(title="Prize cards" + (" (reconstructed)" if "prize" in rebuilt else ""))
-    for col in ("prize", "count", "gold"):
+    pr = Table(title=_("Prize cards (reconstructed)") if "prize" in rebuilt else _("Prize cards"))
+    for col in (_("prize"), _("count"), _("gold")):
         pr.add_column(col)
     for p in catalog["prizes"]:
         pr.add_row(escape(p["name"]), str(p["count"]), str(p["gold"]))

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from bestiary.engine import Event, EventLog, IllegalAction, NotYourTurn, Result, Rng, State
+from bestiary.i18n import N_
 
 from .actions import MAX_SEATS, Move, action_space
 from .battle import Member, charm_alone, member_strength, spell_refusal, strengths, weapon_refusal
@@ -42,6 +43,24 @@ STATUS = ("outward", "returning", "home", "dead")
 # stays in the pile (the rulebook's game ends only when a pile runs out).
 DUNGEON_GUARD = 12
 TRAP_LOSS = 3
+# Why a player died or the endgame began, as a short code the log lines
+# translate (describe.py); the English reason stays in the event and results.
+CAUSES = {
+    "the draw pile is exhausted": "draw_pile",
+    "a player has returned from the dungeon": "someone_home",
+    "out of cards in the endgame": "out_of_cards",
+    "cannot return from the dungeon": "stuck",
+}
+# What the seat to act is asked, by phase (the view's ``prompt``; English is the
+# message id: render.py shows it in the current language).
+PROMPTS = {
+    "turn": N_("Your turn: one action — a corridor, a monster, a fight, a discard or pass"),
+    "trap": N_("A trap: lose cards from your hand, or avoid it with a Thief"),
+    "discard": N_("Over the hand limit after the dispel: discard a card"),
+    "battle": N_("In battle: add characters, spells or weapons, then roll"),
+    "after": N_("After the battle: heal, send a charmed monster, or end your turn"),
+    "door": N_("The Secret Door: open it with a Thief or Dwarf, or leave it"),
+}
 
 
 _ATOMS = (int, str, bool, float, type(None))
@@ -228,7 +247,7 @@ class MonsterMakerState(State):
             self.endgame = True
             self.passes = 0
             if self.log.enabled:
-                self.log.emit("endgame", reason=reason)
+                self.log.emit("endgame", reason=reason, cause=CAUSES.get(reason, ""))
 
     def _end_turn(self) -> None:
         seat = self.turn
@@ -286,7 +305,13 @@ class MonsterMakerState(State):
         self.shown[seat] = set()
         self.door_open[seat] = False
         if self.log.enabled:
-            self.log.emit("died", seat=seat, reason=reason, returned=len(returned))
+            self.log.emit(
+                "died",
+                seat=seat,
+                reason=reason,
+                cause=CAUSES.get(reason, ""),
+                returned=len(returned),
+            )
 
     def target(self, seat: int) -> int:
         """The exact length of the road back: the outward distance plus OPEN penalties."""
@@ -551,7 +576,15 @@ class MonsterMakerState(State):
         self._take(seat, m.a)
         self.monster[m.b] = m.a
         if self.log.enabled:
-            self.log.emit("monster", seat=seat, target=m.b, monster=self.cs.cards[m.a].name)
+            card = self.cs.cards[m.a]
+            self.log.emit(
+                "monster",
+                seat=seat,
+                target=m.b,
+                monster=card.name,
+                strength=card.value,
+                type=card.mtype or "",
+            )
         self._main_done()
 
     # ------------------------------------------------------------ free (or not) actions
@@ -631,7 +664,10 @@ class MonsterMakerState(State):
         if self.phase != "battle":
             self.phase = "battle"
             if self.log.enabled:
-                self.log.emit("fight", seat=seat, monster=self.cs.cards[self.monster[seat]].name)
+                mon = self.cs.cards[self.monster[seat]]
+                self.log.emit(
+                    "fight", seat=seat, monster=mon.name, strength=mon.value, type=mon.mtype or ""
+                )
         if self.log.enabled:
             self.log.emit("joins", seat=seat, card=self.cs.cards[m.a].name)
 
@@ -923,21 +959,21 @@ class MonsterMakerState(State):
                 gold=dungeon_gold,
                 detail=detail,
             )
-        reason = ""
+        reason = cause = ""
         if not self.treasure_pile:
-            reason = "the treasure cards are exhausted"
+            reason, cause = "the treasure cards are exhausted", "treasures"
         elif not self.prize_pile:
-            reason = "the prize cards are exhausted"
+            reason, cause = "the prize cards are exhausted", "prizes"
         elif self.rules.max_dungeons and self.dungeon >= self.rules.max_dungeons:
-            reason = f"{self.dungeon} dungeons played"
+            reason, cause = f"{self.dungeon} dungeons played", "max_dungeons"
         elif self.dungeon >= DUNGEON_GUARD:
-            reason = f"the {DUNGEON_GUARD}-dungeon guard"
+            reason, cause = f"the {DUNGEON_GUARD}-dungeon guard", "guard"
         if reason:
-            self._game_over(reason)
+            self._game_over(reason, cause)
         else:
             self._new_dungeon()
 
-    def _game_over(self, reason: str) -> None:
+    def _game_over(self, reason: str, cause: str = "") -> None:
         """§5: "Compare everyone's gold" (dice-valued treasures rolled now)."""
         n = self.players
         gold = [0] * n
@@ -960,6 +996,8 @@ class MonsterMakerState(State):
             self.log.emit(
                 "game_over",
                 reason=reason,
+                cause=cause,
+                dungeons=self.dungeon,
                 gold=gold,
                 scores=scores,
                 victory=self.rules.victory,
@@ -1018,6 +1056,9 @@ class MonsterMakerState(State):
                     "monster_strength": cs.cards[self.monster[s]].value
                     if self.monster[s] >= 0
                     else None,
+                    "monster_type": (cs.cards[self.monster[s]].mtype or None)
+                    if self.monster[s] >= 0
+                    else None,
                     "hand_size": len(self.hands[s]),
                     "open_treasures": shown,
                     "hidden_treasures": len(self.held[s]) - len(shown),
@@ -1061,6 +1102,10 @@ class MonsterMakerState(State):
             "fallen": [cn[c] for c in self.fallen],
             "charmed": cn[self.charmed] if self.charmed >= 0 else None,
             "seat": seat,
+            # Who owes a decision now, and what the seat is asked (as in the
+            # other games' views; "" when it is not this seat's decision).
+            "to_act": list(self.to_act()),
+            "prompt": PROMPTS.get(self.phase, "") if seat in self.to_act() else "",
             "hand": sorted(cn[c] for c in self.hands[seat]) if seat is not None else None,
             # Labels and strengths under the rules in force (the Sleep errata).
             "hand_labels": sorted(cs.cards[c].label(self.strength[c]) for c in self.hands[seat])

@@ -55,12 +55,14 @@ class MonsterMakerRules(Ruleset):
         "gold", "the winner: most gold over all dungeons, or most single-dungeon wins"
     )
     max_dungeons: int = option(
-        0, "stop after this many dungeons (0: until the treasure or prize cards run out)",
+        0,
+        "stop after this many dungeons (0: until the treasure or prize cards run out)",
         min=0,
         max=50,
     )
     treasure_distance: int = option(
-        0, "perch to the treasure room (0: by players, 100; 80 with 5; 70 with 6)",
+        0,
+        "perch to the treasure room (0: by players, 100; 80 with 5; 70 with 6)",
         min=0,
         max=300,
     )

@@ -222,7 +222,9 @@ def test_card_names_that_look_like_markup_are_printed_as_they_are(tmp_path: Path
     view = state.view(seat)
     events = state.events_since(0, seat)
     text = _render(render_view(view, events))
-    assert "[/red] (11)" in text and "[/red] (11, human)" in text and "[bold]Ring" in text
+    # The table names the monster with its strength and type; the hand shows its label.
+    assert "[/red] (strength 11, human type)" in text and "[/red] (11, human)" in text
+    assert "[bold]Ring" in text
     state.log.emit("monster", seat=seat, target=target, monster="[/red]")
     assert "places [/red] before" in _render(render_view(view, state.events_since(0, seat)[-1:]))
     assert describe(state.log.events[-1]).endswith(f"places [/red] before seat {target}")

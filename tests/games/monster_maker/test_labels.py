@@ -64,7 +64,7 @@ def test_battle_log_shows_the_spell_dice_it_rolled() -> None:
     row = last(st, "battle")["party"][0]
     assert row["spell_dice"] == "2D" and row["spell_roll"] == 7
     line = describe(next(e for e in reversed(st.log.events) if e.kind == "battle"))
-    assert "Sleep 2D→7" in line
+    assert "Fighter 3D+3 rolled 10 + Sleep 2D rolled 7 = 17" in line
 
 
 # -- the web page (node) --------------------------------------------------------------
@@ -89,6 +89,9 @@ globalThis.document = {
   createTextNode: (s) => s,
 };
 globalThis.fetch = async () => ({ ok: true, json: async () => CATALOG });
+if (typeof globalThis.navigator === "undefined") {
+  globalThis.navigator = { languages: ["en"], language: "en" };  // i18n.js reads it (node 20 has none)
+}
 """
 
 

@@ -4,7 +4,7 @@ the endgame, death and several dungeons (rulebook §3-§5, appendix C)."""
 from __future__ import annotations
 
 from bestiary.games.monster_maker import GAME
-from bestiary.games.monster_maker.render import describe
+from bestiary.games.monster_maker.describe import describe
 from bestiary.games.monster_maker.rules import BACK, DEAD, HOME, OUT, MonsterMakerState
 
 from .mm_helpers import at_treasure, cid, dice, do, give, last, legal_texts, table, tid, walk
@@ -107,8 +107,8 @@ def test_statue_of_goddess_rolls_at_once() -> None:
         do(st, "play Corridor 30")
         assert (tid(st, "Statue of Goddess") in st.worthless) is worthless
         line = describe(next(e for e in reversed(st.log.events) if e.kind == "treasure"))
-        word = "worthless" if worthless else "keeps its gold"
-        assert line.endswith(f"Statue of Goddess — OPEN (rolled {roll}: {word})")
+        word = "it is worthless" if worthless else "it keeps its gold"
+        assert line.endswith(f"OPEN treasure Statue of Goddess and rolls {roll}: {word}")
 
 
 def test_weapons_only_on_the_way_back_and_not_used_up() -> None:
@@ -396,7 +396,7 @@ def test_dungeon_wins_roll_dice_treasures_once_and_keep_the_roll() -> None:
     assert st.final["gold"][0] == 60 + prize.gold
     assert ["Mystic Map", 60] in st.final["detail"][0]
     assert st.view(1)["players"][0]["rolled"] == [["Mystic Map", 60]]
-    assert "Mystic Map (60)" in describe(next(e for e in st.log.events if e.kind == "dungeon_end"))
+    assert "Mystic Map: 60 gold" in describe(next(e for e in st.log.events if e.kind == "dungeon_end"))
 
 
 def test_gold_victory_rolls_dice_treasures_once_at_the_end_and_shows_them() -> None:
