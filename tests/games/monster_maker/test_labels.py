@@ -90,7 +90,8 @@ globalThis.document = {
 };
 globalThis.fetch = async () => ({ ok: true, json: async () => CATALOG });
 if (typeof globalThis.navigator === "undefined") {
-  globalThis.navigator = { languages: ["en"], language: "en" };  // i18n.js reads it (node 20 has none)
+  // i18n.js reads it; node 20 has none
+  globalThis.navigator = { languages: ["en"], language: "en" };
 }
 """
 

@@ -396,7 +396,8 @@ def test_dungeon_wins_roll_dice_treasures_once_and_keep_the_roll() -> None:
     assert st.final["gold"][0] == 60 + prize.gold
     assert ["Mystic Map", 60] in st.final["detail"][0]
     assert st.view(1)["players"][0]["rolled"] == [["Mystic Map", 60]]
-    assert "Mystic Map: 60 gold" in describe(next(e for e in st.log.events if e.kind == "dungeon_end"))
+    end_event = next(e for e in st.log.events if e.kind == "dungeon_end")
+    assert "Mystic Map: 60 gold" in describe(end_event)
 
 
 def test_gold_victory_rolls_dice_treasures_once_at_the_end_and_shows_them() -> None:
