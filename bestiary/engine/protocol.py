@@ -186,6 +186,33 @@ class State(ABC):
             raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
 
 
+class LabTracker:
+    """Statistics of one match for the designer's lab (``bestiary.lab``).
+
+    The lab's runner makes one per match (``Game.lab_tracker``), calls
+    ``step`` after every applied action when ``watches`` is set, and reads
+    ``stats`` (JSON-safe numbers, strings, lists), ``items`` (card-level rows:
+    ``{"kind", "name", "seat", "value"}``, ``seat`` -1 for none) and
+    ``running`` (every seat's score after each round, for lead changes) from
+    the final state. ``events``: keep the event log on in lab runs.
+    """
+
+    watches: ClassVar[bool] = False
+    events: ClassVar[bool] = False
+
+    def step(self, state: State, seat: int, action: Action) -> None:
+        return None
+
+    def stats(self, state: State) -> dict[str, Any]:
+        return {}
+
+    def items(self, state: State) -> list[dict[str, Any]]:
+        return []
+
+    def running(self, state: State) -> list[list[float]]:
+        return []
+
+
 class Game(ABC):
     """A game: metadata, variants and a factory for states.
 
@@ -295,6 +322,10 @@ class Game(ABC):
         """Team number of each seat, for team games (None: every seat for itself).
         ``simulate`` credits a team's win to each of its members in full."""
         return None
+
+    def lab_tracker(self, state: State) -> LabTracker:
+        """The lab's statistics of a match (games override: ``games/<id>/stats.py``)."""
+        return LabTracker()
 
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
         """Game-specific benchmarks (e.g. a solver's timings) for ``bestiary bench``."""

@@ -11,8 +11,12 @@ them. Ludii's evaluation metrics map onto these keys:
 - ``length_*``: duration in turns, rounds and decisions.
 - ``margin``: winner's score minus the best other side's score.
 
-Branching factor and lead changes need data the games do not report yet
-(legal-move counts per decision, running scores); see :data:`MISSING`.
+- ``branching``: legal actions per decision (the runner counts them).
+- ``lead_changes`` / ``decided_at``: from running scores (every seat's score
+  after each round, from the game's lab tracker): how often the sole leader
+  changed, and from which share of the game the eventual winner led for good.
+
+Card-level items become ``item:KIND:NAME`` metrics (:func:`item_metrics`).
 """
 
 from __future__ import annotations
@@ -30,29 +34,13 @@ import pyarrow as pa
 from .rows import LENGTH
 from .stats import wilson
 
-# What each game would need to report for the sections the issue asks for.
-MISSING: dict[str, list[str]] = {
-    "*": [
-        "branching factor: legal actions per decision (a hook in sim.runner.play_game)",
-        "lead changes / decisiveness threshold: running scores per turn or round",
-    ],
+# What the lab deliberately does not measure, per game, and why (the report says so).
+NOT_MEASURED: dict[str, list[str]] = {
     "taxonomy": [
-        "nature firings per game and the seat they helped (stats 'natures_fired')",
-        "exhausted-stock rounds (stats 'round_end_reason' per round)",
-        "per collecting type: attempts and completed sets (stats 'type_attempts'/'type_sets')",
-        "points per winning pattern (stats 'pattern_points', parallel to 'pattern')",
+        "loyal natures: passive (a loyal monster cannot be claimed), so they never 'fire'",
     ],
-    "monster-maker": [
-        "seats that got home and the turn they did (stats 'home_turns' per seat)",
-        "deaths per seat (stats 'deaths')",
-        "treasure values collected (stats 'treasure_values')",
-    ],
-    "meat": ["cards picked and played per seat (stats 'picked', 'played' lists of names)"],
     "teratozoic": [
-        "generations per Era (stats 'era_lengths')",
-        "gene pool size per generation (stats 'gene_pool_by_generation')",
-        "monster sizes at the end (stats 'monster_sizes')",
-        "cards kept per seat (stats 'kept' lists) for per-card value",
+        "lead changes: Teratozoic counts its score once, at the end (no running score)",
     ],
 }
 
@@ -66,12 +54,23 @@ class Metric:
     k: float = 0.0
     n: float = 0.0
     values: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    # Where a card-level or game statistic comes from, for the game's sections:
+    # group = item kind or stat key; name = item name or category; facet =
+    # "win", "rate", "share", "value" (items) or "stat" (statistics).
+    group: str = ""
+    name: str = ""
+    facet: str = ""
 
     @property
     def value(self) -> float:
         if self.kind == "proportion":
             return self.k / self.n if self.n else 0.0
         return float(self.values.mean()) if len(self.values) else 0.0
+
+    @property
+    def binary(self) -> bool:
+        v = self.values
+        return bool(len(v)) and bool(np.all((v == 0) | (v == 1)))
 
     @property
     def count(self) -> float:
@@ -81,6 +80,8 @@ class Metric:
         if self.kind == "proportion":
             return wilson(self.k, self.n)
         m = len(self.values)
+        if m and self.binary:
+            return wilson(float(self.values.sum()), m)  # a mean of 0/1 is a proportion
         if m < 2:
             return (self.value, self.value)
         half = 1.959963984540054 * float(self.values.std(ddof=1)) / np.sqrt(m)
@@ -99,12 +100,34 @@ class Metric:
         }
 
 
-def proportion(key: str, label: str, section: str, k: float, n: float) -> Metric:
-    return Metric(key, label, section, "proportion", k=k, n=n)
+def proportion(
+    key: str,
+    label: str,
+    section: str,
+    k: float,
+    n: float,
+    *,
+    group: str = "",
+    name: str = "",
+    facet: str = "",
+) -> Metric:
+    return Metric(key, label, section, "proportion", k=k, n=n, group=group, name=name, facet=facet)
 
 
-def sample(key: str, label: str, section: str, values: Iterable[float]) -> Metric:
-    return Metric(key, label, section, "mean", values=np.asarray(list(values), dtype=float))
+def sample(
+    key: str,
+    label: str,
+    section: str,
+    values: Iterable[float],
+    *,
+    group: str = "",
+    name: str = "",
+    facet: str = "",
+) -> Metric:
+    vs = values if isinstance(values, np.ndarray) else np.fromiter(values, dtype=float)
+    return Metric(
+        key, label, section, "mean", values=vs.astype(float), group=group, name=name, facet=facet
+    )
 
 
 @dataclass
@@ -238,13 +261,23 @@ def stat_metrics(v: RunView) -> list[Metric]:
                     nums[key].append(float(x))
                 else:
                     cats[key][str(x)] += 1
-    out = [sample(f"stat:{k}", k.replace("_", " "), "game", vs) for k, vs in sorted(nums.items())]
+    out = [
+        sample(f"stat:{k}", k.replace("_", " "), "game", vs, group=k, facet="stat")
+        for k, vs in sorted(nums.items())
+    ]
     for key, counts in sorted(cats.items()):
         total = sum(counts.values())
         for name, c in counts.most_common():
             out.append(
                 proportion(
-                    f"stat:{key}={name}", f"{key.replace('_', ' ')}: {name}", "game", c, total
+                    f"stat:{key}={name}",
+                    f"{key.replace('_', ' ')}: {name}",
+                    "game",
+                    c,
+                    total,
+                    group=key,
+                    name=name,
+                    facet="stat",
                 )
             )
     return out
@@ -255,42 +288,129 @@ def item_rows(table: pa.Table) -> pa.Table:
     con = duckdb.connect()
     con.register("runs", table.select(["index", "items", "error"]))
     return con.sql(
-        "SELECT index, it.kind AS kind, it.name AS name, it.seat AS seat, it.won AS won "
+        "SELECT index, it.kind AS kind, it.name AS name, it.seat AS seat, it.won AS won, "
+        "it.value AS value "
         "FROM (SELECT index, UNNEST(items) AS it FROM runs WHERE error IS NULL) ORDER BY index"
     ).to_arrow_table()
 
 
 def item_metrics(table: pa.Table) -> list[Metric]:
-    """Per kind and name: how often its seat won (a seat-item) or how often it came up."""
+    """Per item kind and name (DuckDB over the unnested items):
+
+    - ``item:KIND:NAME``: for items of a seat, the win share of that seat
+      (did the side that had it win); for items of no seat, the share of the
+      kind's items with this name;
+    - ``item:KIND:NAME:rate``: for items at most once per seat and game (a
+      leader, a card picked), the share of seat-games that had it;
+    - ``item:KIND:NAME:value``: the item's values (points, gold, count), when
+      it has them.
+    """
     con = duckdb.connect()
     con.register("items", item_rows(table))
+    con.register("games", table.select(["players", "error"]))
+    seat_games = con.execute("SELECT sum(players) FROM games WHERE error IS NULL").fetchone()
+    sg = float(seat_games[0]) if seat_games and seat_games[0] else 0.0
     got = con.execute(
-        "SELECT kind, name, count(*) AS n, sum(CASE WHEN won THEN 1 ELSE 0 END) AS w, "
-        "min(seat) AS seat FROM items GROUP BY kind, name ORDER BY kind, n DESC, name"
+        """
+        WITH per AS (
+            SELECT kind, name, index, seat, count(*) AS c FROM items
+            GROUP BY kind, name, index, seat
+        ), once AS (
+            SELECT kind, bool_and(seat >= 0 AND c = 1) AS once FROM per GROUP BY kind
+        )
+        SELECT i.kind, i.name, count(*) AS n,
+               count(*) FILTER (WHERE i.won) AS w,
+               bool_and(i.seat >= 0) AS seated,
+               any_value(o.once) AS once,
+               list(i.value) FILTER (WHERE i.value IS NOT NULL) AS vals
+        FROM items i JOIN once o USING (kind)
+        GROUP BY i.kind, i.name ORDER BY i.kind, n DESC, i.name
+        """
     ).fetchall()
     totals: Counter[str] = Counter()
-    for kind, _name, n, _w, _seat in got:
+    for kind, _name, n, *_ in got:
         totals[kind] += n
     out = []
-    for kind, name, n, w, seat in got:
-        if seat is not None and seat >= 0:
-            out.append(proportion(f"item:{kind}:{name}", f"{kind} {name} wins", "items", w, n))
-        else:
+    for kind, name, n, w, seated, once, vals in got:
+        key = f"item:{kind}:{name}"
+        at = {"group": kind, "name": name}
+        if seated:
+            out.append(
+                proportion(key, f"{kind} {name}: its seat wins", "items", w, n, facet="win", **at)
+            )
+        if once and sg:
             out.append(
                 proportion(
-                    f"item:{kind}:{name}", f"{kind} {name} (share)", "items", n, totals[kind]
+                    key + ":rate", f"{kind} {name}: seat-games", "items", n, sg, facet="rate", **at
+                )
+            )
+        else:
+            share_key = key if not seated else key + ":share"
+            out.append(
+                proportion(
+                    share_key,
+                    f"{kind} {name}: share",
+                    "items",
+                    n,
+                    totals[kind],
+                    facet="share",
+                    **at,
+                )
+            )
+        if vals:
+            out.append(
+                sample(
+                    key + ":value",
+                    f"{kind} {name}: value",
+                    "items",
+                    np.asarray(vals, dtype=float),
+                    facet="value",
+                    **at,
                 )
             )
     return out
 
 
-def all_metrics(table: pa.Table) -> dict[str, Metric]:
-    v = load(table)
+def ludii_metrics(table: pa.Table) -> list[Metric]:
+    """Ludii's game-evaluation metrics that need more than the outcome:
+    branching factor, lead changes and how early the winner was clear."""
+    con = duckdb.connect()
+    cols = ["branching", "lead_changes", "decided_round", "running", "error"]
+    con.register("runs", table.select(cols))
+    b, lc, dec = con.execute(
+        """
+        SELECT list(branching) FILTER (WHERE branching IS NOT NULL),
+               list(lead_changes) FILTER (WHERE lead_changes IS NOT NULL),
+               list(decided_round::DOUBLE / len(running))
+                   FILTER (WHERE decided_round IS NOT NULL AND len(running) > 0)
+        FROM runs WHERE error IS NULL
+        """
+    ).fetchone() or ([], [], [])
+    out = []
+    if b:
+        out.append(sample("branching", "branching factor (legal actions per decision)", "ludii", b))
+    if lc:
+        out.append(sample("lead_changes", "lead changes per game", "ludii", lc))
+    if dec:
+        out.append(
+            sample(
+                "decided_at",
+                "winner clear from (share of the game's rounds)",
+                "ludii",
+                dec,
+            )
+        )
+    return out
+
+
+def all_metrics(table: pa.Table, v: RunView | None = None) -> dict[str, Metric]:
+    v = v if v is not None else load(table)
     ms = (
         outcome_metrics(v)
         + agent_metrics(v)
         + length_metrics(v)
         + score_metrics(v)
+        + ludii_metrics(table)
         + stat_metrics(v)
         + item_metrics(table)
     )

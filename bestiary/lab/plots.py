@@ -34,10 +34,13 @@ def _figure(height: float = HEIGHT) -> tuple[Figure, plt.Axes]:
     return fig, ax
 
 
-def proportions(metrics: Sequence[Metric], title: str, reference: float | None = None) -> str:
-    """Horizontal bars with 95% Wilson intervals; ``reference`` draws the fair share."""
+def proportions(
+    metrics: Sequence[Metric], title: str, reference: float | None = None, short: bool = False
+) -> str:
+    """Horizontal bars with 95% Wilson intervals; ``reference`` draws the fair share;
+    ``short`` labels each bar with its item or category name alone."""
     fig, ax = _figure(max(1.6, 0.32 * len(metrics) + 0.9))
-    labels = [m.label for m in metrics]
+    labels = [(m.name or m.label) if short else m.label for m in metrics]
     values = [m.value for m in metrics]
     lows = [max(0.0, m.value - m.interval()[0]) for m in metrics]
     highs = [max(0.0, m.interval()[1] - m.value) for m in metrics]
@@ -98,4 +101,35 @@ def differences(
     ax.set_yticks(ys, list(labels))
     ax.invert_yaxis()
     ax.set_title(title)
+    return png(fig)
+
+
+def means(metrics: Sequence[Metric], title: str, xlabel: str = "") -> str:
+    """Horizontal bars of means with their 95% intervals (one bar per name)."""
+    fig, ax = _figure(max(1.6, 0.32 * len(metrics) + 0.9))
+    ys = list(range(len(metrics)))
+    values = [m.value for m in metrics]
+    lows = [max(0.0, m.value - m.interval()[0]) for m in metrics]
+    highs = [max(0.0, m.interval()[1] - m.value) for m in metrics]
+    ax.barh(ys, values, xerr=[lows, highs], color="#8172b2", capsize=3)
+    ax.set_yticks(ys, [m.name or m.label for m in metrics])
+    ax.invert_yaxis()
+    ax.set_title(title)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    return png(fig)
+
+
+def series(metrics: Sequence[Metric], title: str, ylabel: str) -> str:
+    """Means in order (e.g. by generation) as a line with their 95% interval as a band."""
+    fig, ax = _figure()
+    pos = list(range(1, len(metrics) + 1))
+    mid = [m.value for m in metrics]
+    ax.plot(pos, mid, marker="o", markersize=3, color="#4c72b0")
+    ax.fill_between(
+        pos, [m.interval()[0] for m in metrics], [m.interval()[1] for m in metrics], alpha=0.2
+    )
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="y", alpha=0.3)
     return png(fig)

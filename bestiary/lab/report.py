@@ -4,9 +4,11 @@ and the same content as a plain JSON summary.
 Sections, each an ``<section id=...>``: ``overview``, ``seats`` (advantage of
 each seat with 95% Wilson intervals), ``agents`` (when agents differ),
 ``outcome`` (decisive/drawn games, winning margin), ``scores``, ``length``,
-``lead-changes``, ``game`` (the game's own statistics and card-level items)
-and ``missing`` (what the game does not report yet, so the page says so
-instead of pretending).
+``ludii`` (Ludii's evaluation metrics in one table: branching factor,
+duration, decisiveness, drawishness, first-player advantage, lead changes),
+``lead-changes``, ``game`` (the game's own sections, :data:`GAME_SECTIONS`,
+then every other statistic) and ``missing`` (what the lab does not measure
+for this game, and why).
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ import pyarrow as pa
 
 from . import html as h
 from . import plots
-from .metrics import MISSING, Metric, RunView, all_metrics, load
+from .metrics import NOT_MEASURED, Metric, RunView, all_metrics, load
 from .runs import run_meta
 
 GAME_TITLES = {
-    "taxonomy": "Taxonomy: winning patterns, rounds without a winner, points",
-    "monster-maker": "Monster Maker: getting home, gold, dungeons, how games end",
-    "meat": "M.E.A.T.: factions and leaders (win rate of the side that drafted them)",
-    "teratozoic": "Teratozoic: generations, Eras, gene pool, winning cards",
+    "taxonomy": "Taxonomy: winning patterns, natures, exhausted stock, collecting types",
+    "monster-maker": "Monster Maker: getting home, deaths, treasure values, how games end",
+    "meat": "M.E.A.T.: factions, leaders and cards (picked, played, won)",
+    "teratozoic": "Teratozoic: Eras, gene pool growth, monster sizes, per-card value",
 }
 
 
@@ -143,69 +145,271 @@ def _length(sec: dict[str, list[Metric]]) -> str:
     return h.section("length", "Length", [*parts, _metric_table(ms)])
 
 
-def _lead_changes(v: RunView) -> str:
-    vals = [r["stats"]["lead_changes"] for r in v.rows if "lead_changes" in r["stats"]]
-    if vals:
+def _ludii(sec: dict[str, list[Metric]], ms: dict[str, Metric]) -> str:
+    """Ludii's game-evaluation metrics, gathered from the other sections."""
+    keys = [
+        "branching",
+        "length_decisions",
+        "length_turns",
+        "length_rounds",
+        "decisive",
+        "drawish",
+        "seat0_win",
+        "lead_changes",
+        "decided_at",
+    ]
+    picked = [ms[k] for k in keys if k in ms]
+    parts = [_metric_table(picked)]
+    b = ms.get("branching")
+    if b is not None:
+        parts.insert(
+            0,
+            h.img(
+                plots.histogram(list(b.values), "branching factor per game", "legal actions"),
+                "branching factor",
+            ),
+        )
+    parts.append(
+        h.para(
+            "Branching: mean legal actions per decision. Duration: decisions, turns, rounds. "
+            "Decisive: one side won; drawish: the rest. First-player advantage: seat 0's win "
+            "share. Lead changes and 'winner clear from' come from the running scores.",
+            "note",
+        )
+    )
+    return h.section("ludii", "Ludii metrics", parts)
+
+
+def _lead_changes(sec: dict[str, list[Metric]]) -> str:
+    ms = {m.key: m for m in sec.get("ludii", [])}
+    lc, dec = ms.get("lead_changes"), ms.get("decided_at")
+    if lc is None:
         return h.section(
             "lead-changes",
             "Lead changes",
-            [h.img(plots.histogram(vals, "lead changes per game", "lead changes"), "lead changes")],
+            [h.para("This game keeps no running score, so it has no lead changes.", "note")],
         )
-    return h.section(
-        "lead-changes",
-        "Lead changes",
-        [
-            h.para(
-                "This game does not report running scores (a 'lead_changes' statistic), "
-                "so lead changes cannot be counted yet.",
-                "note",
+    parts = [
+        h.img(
+            plots.histogram(list(lc.values), "lead changes per game", "lead changes"),
+            "lead changes",
+        )
+    ]
+    if dec is not None:
+        parts.append(
+            h.img(
+                plots.histogram(
+                    list(dec.values), "winner clear from (share of rounds)", "share of the game"
+                ),
+                "winner clear from",
             )
-        ],
+        )
+    parts.append(_metric_table([m for m in (lc, dec) if m is not None]))
+    parts.append(
+        h.para(
+            "A lead change: a round after which a different side is alone in the lead. "
+            "'Winner clear from': the share of the game after which the eventual winner led "
+            "alone to the end (small: decided early; 1: decided in the last round).",
+            "note",
+        )
     )
+    return h.section("lead-changes", "Lead changes", parts)
+
+
+# A figure of a game's section: (how, what). how: "win" (win share of the seats
+# that had each item), "rate" (share of seat-games that had it), "share" (share
+# of the kind's items), "value" (mean value per item name), "series" (the same,
+# in name order, as a line), "hist" (a numeric statistic), "cats" (a string one).
+Figure = tuple[str, str]
+GAME_SECTIONS: dict[str, list[tuple[str, str, str, list[Figure]]]] = {
+    "taxonomy": [
+        (
+            "taxonomy-patterns",
+            "Winning patterns and their points",
+            "How often each pattern wins a round, and the points it scores (no winner: the "
+            "stock ran out); the win share is that of the game's winner among round winners.",
+            [("share", "pattern"), ("value", "pattern"), ("win", "pattern")],
+        ),
+        (
+            "taxonomy-natures",
+            "Natures: how often they fire, whom they help",
+            "A nature fires when its monster is discarded (aggressive, cheerful, mean, proud) "
+            "or drawn (honest, impatient). Win share: the seats it fired for, against the fair "
+            "share; value: firings per seat-game when it fired.",
+            [("rate", "nature"), ("win", "nature"), ("value", "nature"), ("hist", "natures_fired")],
+        ),
+        (
+            "taxonomy-stock",
+            "Exhausted stock",
+            "Rounds that ended because the stock ran out (no winner), and why rounds end.",
+            [("share", "round_end"), ("hist", "stock_ran_out")],
+        ),
+        (
+            "taxonomy-types",
+            "Collecting types",
+            "A seat holding 3 or more monsters of one collecting key at a round's end attempted "
+            "it; success (value): it won the round with a set of that key.",
+            [("share", "collecting"), ("value", "collecting")],
+        ),
+    ],
+    "monster-maker": [
+        (
+            "mm-home",
+            "Who gets home",
+            "Dungeons each seat came back from (value: per game), and the turns from a "
+            "dungeon's start to each homecoming.",
+            [("value", "got home"), ("hist", "home_turns"), ("hist", "home_dungeons")],
+        ),
+        (
+            "mm-deaths",
+            "Deaths",
+            "Deaths per seat and game, and their causes.",
+            [("value", "died"), ("cats", "death_causes"), ("hist", "deaths")],
+        ),
+        (
+            "mm-treasure",
+            "Treasure values",
+            "Gold of each banked treasure (dice treasures as rolled), how often it is banked, "
+            "and the win share of the seats that banked it.",
+            [("value", "treasure"), ("share", "treasure"), ("win", "treasure"), ("value", "prize")],
+        ),
+        (
+            "mm-end",
+            "How games end",
+            "",
+            [("cats", "end")],
+        ),
+    ],
+    "meat": [
+        (
+            "meat-leaders",
+            "Leaders",
+            "Win share of the side whose seat led with each leader.",
+            [("win", "leader"), ("rate", "leader")],
+        ),
+        (
+            "meat-factions",
+            "Factions",
+            "Win share of the side whose seat drafted each faction most.",
+            [("win", "faction"), ("rate", "faction")],
+        ),
+        (
+            "meat-cards",
+            "Cards: picked, played, won",
+            "Pick rate: seat-games in which a seat drafted the card; play rate: in which it "
+            "placed, set or cast it; win share: of the seats that did.",
+            [("rate", "picked"), ("win", "picked"), ("rate", "played"), ("win", "played")],
+        ),
+    ],
+    "teratozoic": [
+        (
+            "tz-eras",
+            "Era lengths",
+            "Generations played in each Era.",
+            [("value", "era"), ("hist", "era_lengths")],
+        ),
+        (
+            "tz-pool",
+            "Gene pool growth",
+            "Mean gene pool size (pool, discard pile and hand) at the start of each generation.",
+            [("series", "gene pool")],
+        ),
+        (
+            "tz-monsters",
+            "Monster sizes",
+            "Cards per monster built in growth, and per monster scored at the end.",
+            [("hist", "monster_sizes"), ("hist", "final_monster_sizes")],
+        ),
+        (
+            "tz-cards",
+            "Per-card value",
+            "Cards the generation's winner took from play and cards kept from hand: how often, "
+            "and the win share of the seats that gained them.",
+            [("rate", "took"), ("win", "took"), ("rate", "kept"), ("win", "kept")],
+        ),
+    ],
+}
+TOP = 30  # bars per figure: the most frequent names
+
+
+def _figure(how: str, what: str, ms: list[Metric], v: RunView) -> tuple[str, list[Metric]]:
+    """One figure of a game section (its HTML, "" when the run has no such data)."""
+    title = what.replace("_", " ")
+    if how in ("hist", "cats"):
+        got = [m for m in ms if m.facet == "stat" and m.group == what]
+        if not got:
+            return "", []
+        if how == "hist":
+            return h.img(plots.histogram(list(got[0].values), title, title), title), got
+        return h.img(plots.proportions(got[:TOP], title, short=True), title), got[:TOP]
+    # "rate" and "share" are the same question (how often) for items that come
+    # once per seat-game and for items that do not: either answers it.
+    facets = {"series": ("value",), "rate": ("rate", "share"), "share": ("share", "rate")}
+    want = facets.get(how, (how,))
+    got = [m for m in ms if m.group == what and m.facet in want]
+    if not got:
+        return "", []
+    if how == "series":
+        got.sort(key=lambda m: m.name)
+        return h.img(plots.series(got, f"{title} by order", title), f"{title} series"), got
+    got.sort(key=lambda m: -m.count)
+    got = got[:TOP]
+    if how == "value":
+        return h.img(plots.means(got, f"{title}: mean value"), f"{title} value"), got
+    if how == "win":
+        t = f"{title}: win share of its seat (95% Wilson)"
+        return h.img(plots.proportions(got, t, _fair(v), short=True), f"{title} win"), got
+    t = f"{title}: {'share of seat-games' if how == 'rate' else 'share'} (95% Wilson)"
+    return h.img(plots.proportions(got, t, short=True), f"{title} {how}"), got
 
 
 def _game(v: RunView, sec: dict[str, list[Metric]]) -> str:
+    ms = sec.get("game", []) + sec.get("items", [])
     parts: list[str] = []
-    stats = sec.get("game", [])
-    for m in (m for m in stats if m.kind == "mean"):
+    used: set[str] = set()
+    for sid, title, note, figures in GAME_SECTIONS.get(v.game, []):
+        inner = [h.para(note, "note")] if note else []
+        shown: list[Metric] = []
+        for how, what in figures:
+            fig, got = _figure(how, what, ms, v)
+            if fig:
+                inner.append(fig)
+                shown += got
+                used.update(m.key for m in got)
+        if not shown:
+            inner.append(h.para("No data of this kind in this run.", "note"))
+        else:
+            inner.append(_metric_table(shown, "count"))
+        parts.append(h.section(sid, title, inner))
+    rest = [m for m in ms if m.key not in used]
+    for m in (m for m in rest if m.kind == "mean" and m.facet == "stat"):
         parts.append(h.img(plots.histogram(list(m.values), m.label, m.label), m.label))
     groups: dict[str, list[Metric]] = defaultdict(list)
-    for m in (m for m in stats if m.kind == "proportion"):
-        groups[m.key.split("=")[0]].append(m)
-    for key, ms in groups.items():
-        parts.append(
-            h.img(plots.proportions(ms[:25], key.removeprefix("stat:").replace("_", " ")), key)
-        )
-    items: dict[str, list[Metric]] = defaultdict(list)
-    for m in sec.get("items", []):
-        items[m.key.split(":")[1]].append(m)
-    for kind, ms in items.items():
-        seat_items = "wins" in ms[0].label
-        title = f"{kind}: win rate of its seat" if seat_items else f"{kind}: how often"
-        fair = _fair(v) if seat_items else None
-        parts.append(h.img(plots.proportions(ms[:30], title, fair), f"items {kind}"))
-        parts.append(_metric_table(ms, "seat-games" if seat_items else "rounds"))
-    parts.append(_metric_table(stats))
+    for m in rest:
+        if m.kind == "proportion" and m.facet == "stat":
+            groups[m.group].append(m)
+    for key, group in groups.items():
+        parts.append(h.img(plots.proportions(group[:25], key.replace("_", " ")), f"stat {key}"))
+    if rest:
+        parts.append(h.section("game-other", "Other statistics", [_metric_table(rest, "count")]))
     return h.section("game", GAME_TITLES.get(v.game, f"{v.game}: game statistics"), parts)
 
 
 def _missing(v: RunView) -> str:
-    wanted = MISSING["*"] + MISSING.get(v.game, [])
-    return h.section(
-        "missing",
-        "Not reported by the game yet",
-        [
-            h.para("These sections need statistics the game does not report yet:", "note"),
-            "<ul>" + "".join(f"<li>{h.esc(w)}</li>" for w in wanted) + "</ul>",
-        ],
+    notes = NOT_MEASURED.get(v.game, [])
+    body = (
+        "<ul>" + "".join(f"<li>{h.esc(w)}</li>" for w in notes) + "</ul>"
+        if notes
+        else h.para("Every statistic the lab knows for this game is measured.", "note")
     )
+    return h.section("missing", "Not measured", [body])
 
 
 def report_sections(table: pa.Table) -> list[str]:
     v = load(table)
     if not v.rows:
         return [h.para("No finished game in this run.", "warn")]
-    ms = all_metrics(table)
+    ms = all_metrics(table, v)
     sec = _by_section(ms)
     meta = run_meta(table)
     return [
@@ -215,7 +419,8 @@ def report_sections(table: pa.Table) -> list[str]:
         _outcome(sec),
         _scores(v, sec),
         _length(sec),
-        _lead_changes(v),
+        _ludii(sec, ms),
+        _lead_changes(sec),
         _game(v, sec),
         _missing(v),
     ]
@@ -234,6 +439,6 @@ def summary(table: pa.Table) -> dict[str, Any]:
         "run": run_meta(table),
         "games": len(v.rows),
         "failed": v.failed,
-        "metrics": {k: m.to_json() for k, m in all_metrics(table).items()} if v.rows else {},
-        "missing": MISSING["*"] + MISSING.get(v.game, []),
+        "metrics": {k: m.to_json() for k, m in all_metrics(table, v).items()} if v.rows else {},
+        "not_measured": NOT_MEASURED.get(v.game, []),
     }

@@ -95,7 +95,7 @@ def _play(job: _Job) -> list[dict[str, Any]]:
     for i in job.indexes:
         seats = cfg.seats_of(i)
         seed = cfg.seed + i
-        result, decisions, error = None, 0, None
+        result, decisions, lab, error = None, 0, None, None
         try:
             o = play_game(
                 game,
@@ -104,8 +104,9 @@ def _play(job: _Job) -> list[dict[str, Any]]:
                 cfg.variant or None,
                 dict(cfg.options),
                 allow_import=job.allow_import,
+                lab=True,
             )
-            result, decisions = o.result, o.decisions
+            result, decisions, lab = o.result, o.decisions, o.lab
         except Exception as exc:  # one broken game must not lose the run; its row says why
             error = f"{type(exc).__name__}: {exc}"
         rows.append(
@@ -120,6 +121,7 @@ def _play(job: _Job) -> list[dict[str, Any]]:
                 result=result,
                 decisions=decisions,
                 teams=game.teams(len(seats)) or list(range(len(seats))),
+                lab=lab,
                 error=error,
             )
         )
@@ -255,6 +257,11 @@ def _existing(path: Path, want: dict[str, Any]) -> pa.Table | None:
         return None
     table = read_run(path)
     have = run_meta(table)
+    if have.get("version") != SCHEMA_VERSION:
+        raise BadInput(
+            f"{path} was written by an older lab (run file version {have.get('version')}, "
+            f"this lab writes version {SCHEMA_VERSION}); write to another file or delete it"
+        )
     if have.get("config") != want["config"] or have.get("cards_hash") != want["cards_hash"]:
         raise BadInput(
             f"{path} holds a different run ({_describe(have)}); "

@@ -3,8 +3,9 @@
 A run file is one Parquet table. Every row is one game, fully determined by
 the run's configuration and the game's index (seed = first seed + index), so
 rows do not depend on the worker count or the backend. Card-level facts
-(a seat's leader or faction, a round's winning pattern) travel in the
-``items`` list column, one struct per (game, item); :func:`bestiary.lab.
+(a seat's leader or faction, a card it picked, a round's winning pattern)
+travel in the ``items`` list column, one struct per (game, item), made by
+each game's ``stats.py`` (``Game.lab_tracker``); :func:`bestiary.lab.
 metrics.item_rows` unnests them into one row per (game, item).
 
 The run's configuration is stored in the file's schema metadata under
@@ -19,7 +20,7 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 META_KEY = b"bestiary.run"
 
 ITEM = pa.struct(
@@ -28,6 +29,7 @@ ITEM = pa.struct(
         pa.field("name", pa.string()),
         pa.field("seat", pa.int32()),  # -1: no one seat (a round's pattern)
         pa.field("won", pa.bool_()),  # did this item's seat (side) win the game
+        pa.field("value", pa.float64()),  # points, gold, count...; null when none
     ]
 )
 
@@ -44,6 +46,11 @@ ROW = pa.schema(
         pa.field("scores", pa.list_(pa.float64())),
         pa.field("winners", pa.list_(pa.int32())),
         pa.field("decisions", pa.int64()),
+        pa.field("branching", pa.float64()),  # mean legal actions per decision
+        # every seat's score after each round, where the game keeps running scores
+        pa.field("running", pa.list_(pa.list_(pa.float64()))),
+        pa.field("lead_changes", pa.int64()),  # null without running scores
+        pa.field("decided_round", pa.int64()),  # round after which the winner led for good
         pa.field("turns", pa.int64()),  # null where the game does not count turns
         pa.field("rounds", pa.int64()),  # rounds, dungeons or generations; null if none
         pa.field("stats", pa.string()),  # the game's Result.stats, JSON

@@ -20,11 +20,22 @@ from ..engine.rng import Rng
 
 
 @dataclass
+class LabData:
+    """What the lab reads of a match besides its result (``play_game(lab=True)``)."""
+
+    branching: float  # mean legal actions per decision (Ludii's branching factor)
+    stats: dict[str, Any]  # the game's lab statistics (Game.lab_tracker)
+    items: list[dict[str, Any]]  # card-level rows: kind, name, seat, value
+    running: list[list[float]]  # every seat's score after each round ([] if none)
+
+
+@dataclass
 class Outcome:
     result: Result
     decisions: int
     seats: list[str]
     record: MatchRecord | None = None
+    lab: LabData | None = None
 
 
 def check_seats(game: Game, specs: Sequence[str], allow_import: bool = False) -> None:
@@ -49,15 +60,22 @@ def play_game(
     record: bool = False,
     max_decisions: int = 1_000_000,
     allow_import: bool = False,
+    lab: bool = False,
 ) -> Outcome:
-    """One match between the agents ``specs`` (one per seat)."""
+    """One match between the agents ``specs`` (one per seat).
+
+    ``lab``: also count the legal actions of every decision and run the
+    game's :class:`~bestiary.engine.protocol.LabTracker` (``Outcome.lab``)."""
     players = len(specs)
     match = Match.start(
         game, players, seed=seed, variant=variant, options=options, seats=list(specs)
     )
     state = match.state
-    if not record:
+    tracker = game.lab_tracker(state) if lab else None
+    if not record and not (tracker is not None and tracker.events):
         state.quiet()
+    step = tracker.step if tracker is not None and tracker.watches else None
+    choices = 0
     agents = [
         make_agent(game, spec, seed * 1009 + i + 1, allow_import=allow_import)
         for i, spec in enumerate(specs)
@@ -70,14 +88,26 @@ def play_game(
         if not seats:
             raise BestiaryError(f"{game.id}: no seat to act but the game is not over")
         seat = seats[0]
+        if lab:
+            choices += len(state.legal(seat))
         action = agents[seat].act(AgentContext(state, seat, rngs[seat]))
         apply(seat, action)
+        if step is not None:
+            step(state, seat, action)
         decisions += 1
         if decisions > max_decisions:
             raise BestiaryError(f"{game.id}: no end after {max_decisions} decisions (seed {seed})")
     result = state.result
     assert result is not None
-    return Outcome(result, decisions, list(specs), match.record if record else None)
+    data = None
+    if tracker is not None:
+        data = LabData(
+            choices / max(decisions, 1),
+            tracker.stats(state),
+            tracker.items(state),
+            tracker.running(state),
+        )
+    return Outcome(result, decisions, list(specs), match.record if record else None, data)
 
 
 @dataclass(frozen=True)
@@ -210,9 +240,7 @@ def play_one(game: Game, plan: RunPlan, offset: int) -> Run:
     seats = seats_for(plan.specs, offset, plan.rotate)
     seed = plan.seed + offset
     try:
-        o = play_game(
-            game, seats, seed, plan.variant, plan.options, allow_import=plan.allow_import
-        )
+        o = play_game(game, seats, seed, plan.variant, plan.options, allow_import=plan.allow_import)
     except Exception as exc:  # a bug in one game or agent must not lose the others
         return GameFailure(offset, seed, seats, f"{type(exc).__name__}: {exc}")
     return Played(offset, o.result, o.decisions, seats)

@@ -31,11 +31,16 @@ def test_a_run_file_has_one_row_per_game_in_the_schema(tmp_path: Path) -> None:
     first = rows[0]
     assert first["game"] == "meat" and first["players"] == 2 and len(first["scores"]) == 2
     assert first["rounds"] == json.loads(first["stats"])["rounds"]
-    # card-level rows: each seat's leader and faction, won or not
+    # card-level rows: each seat's leader and faction, the cards it picked and played
     kinds = sorted({i["kind"] for i in first["items"]})
-    assert kinds == ["faction", "leader"]
+    assert kinds == ["faction", "leader", "picked", "played"]
     assert {i["seat"] for i in first["items"]} == {0, 1}
     assert all(i["won"] == (i["seat"] in first["winners"]) for i in first["items"])
+    # Ludii's metrics: legal actions per decision, running scores and lead changes
+    assert first["branching"] >= 1.0
+    assert len(first["running"]) == first["rounds"]
+    assert first["running"][-1] == first["scores"]  # the last round's vitality is the score
+    assert first["lead_changes"] is not None and first["lead_changes"] >= 0
     # seats rotate with the game's index
     assert rows[1]["seats"] == ["random", "random"]
     meta = run_meta(table)
@@ -65,9 +70,27 @@ def test_resume_plays_only_what_is_missing_and_extend_adds_fresh_seeds(tmp_path:
 def test_a_file_of_another_run_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "r.parquet"
     run_to_parquet(MEAT, out, 2)
+    before = out.read_bytes()
     other = RunConfig("meat", ("random", "random"), seed=8, rotate=True)
     with pytest.raises(BadInput, match="holds a different run"):
         run_to_parquet(other, out, 4)
+    assert out.read_bytes() == before
+
+
+def test_a_file_of_an_older_lab_is_refused_unchanged(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "old.parquet"
+    run_to_parquet(MEAT, out, 2)
+    table = read_run(out)
+    meta = run_meta(table)
+    meta["version"] = 1
+    old = table.replace_schema_metadata({b"bestiary.run": json.dumps(meta).encode()})
+    pq.write_table(old, out)
+    before = out.read_bytes()
+    with pytest.raises(BadInput, match=r"older lab .*version 1.*writes version 2"):
+        run_to_parquet(MEAT, out, 4)
+    assert out.read_bytes() == before
 
 
 def test_card_file_changes_the_hash(tmp_path: Path) -> None:

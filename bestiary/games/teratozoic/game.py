@@ -214,6 +214,11 @@ class TeratozoicGame(Game):
             out[f"solver_{name}_exact"] = f"{sum(e for _, e in runs)}/{len(runs)}"
         return out
 
+    def lab_tracker(self, state: Any) -> Any:  # the designer's lab: stats.py
+        from .stats import tracker
+
+        return tracker(state)
+
 
 _SCORE_USAGE = (
     'give {"cards": [names]} (a play), {"gene_pool": [names]} (final scoring) '
