@@ -171,7 +171,7 @@ function ruleTip(rule) {
 function ruleBox(rule) {
   const box = h("div", { class: "log-rule" });
   if (rule.title) box.append(h("strong", {}, t("Rule: {title}", { title: rule.title })));
-  if (rule.quote) box.append(h("blockquote", {}, rule.quote));
+  if (rule.quote) box.append(h("p", { class: "log-quote" }, t("The rulebook says: “{quote}”", { quote: rule.quote })));
   const drawer = document.querySelector("[data-rules-drawer]");
   if (drawer && rule.anchor) {
     box.append(
