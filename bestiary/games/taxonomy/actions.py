@@ -49,7 +49,9 @@ class Moves:
         self.stop = Move(STOP, 0, "stop")
         self.attack = [Move(ATTACK, s, f"attack {s}") for s in range(MAX_SEATS)]
         self.no_attack = Move(NO_ATTACK, 0, "no attack")
-        self.rps = [Move(RPS, i, f"rps {n}") for i, n in enumerate(RPS_NAMES)]
+        # Tuples: legal() hands these out as they are (a caller cannot change them).
+        self.rps = tuple(Move(RPS, i, f"rps {n}") for i, n in enumerate(RPS_NAMES))
+        self.impatient = (self.draw, self.stop)
         self.keep = [Move(KEEP, c, f"keep {deck.names[c]}") for c in range(d)]
         # Fixed offsets of the action space (KEEP last: earlier indices are unchanged).
         self._base = {

@@ -237,7 +237,7 @@ class TaxonomyState(State):
         self.phase = MAIN
         self.actor = 0
         self._to_act: tuple[int, ...] = ()
-        self._legal: list[Move] | None = None
+        self._legal: Sequence[Move] | None = None
         self._start_round()
 
     # ------------------------------------------------------------------ rounds
@@ -292,6 +292,7 @@ class TaxonomyState(State):
                 self.log.emit("dealt", to=[s], seat=s, cards=[self._card(c) for c in hand])
         self.kc = [[0] * deck.num_keys for _ in range(n)]
         self.hk = [[0] * deck.num_keys for _ in range(n)]
+        self.threes = [0] * deck.num_keys
         self.big = [0] * n
         self.tabled = [0] * n
         for s in range(n):
@@ -379,6 +380,12 @@ class TaxonomyState(State):
             self.log.emit("game_over", scores=list(self.scores), winners=winners)
 
     # ------------------------------------------------------------------ counts
+    # kc[s][k]: the cards of key k that s holds (hand and table sets; a banned
+    # type counts for nothing); hk[s][k]: those in hand; big[s]: the keys held
+    # 4 or more times; tabled[s]: the cards in s's table sets; threes[k]: the
+    # seats holding 3 or more of key k in hand (who might claim it). _draw and
+    # _discard keep them card by card (the hot path); _recount counts again
+    # after any other change (a claim, a tabled card, a ban).
     def _usable(self, s: int, c: int) -> bool:
         bans = self.bans[s]
         return not bans or self.deck.group_of[c] not in bans
@@ -387,6 +394,10 @@ class TaxonomyState(State):
         """Count again every key of ``s`` (hand and table) after a change that
         is not one card in or out: a claim, a tabled card, a ban."""
         self.tabled[s] = sum(len(cs) for _, cs in self.tables[s])
+        threes = self.threes
+        for k, x in enumerate(self.hk[s]):
+            if x >= 3:
+                threes[k] -= 1
         kc = self.kc[s] = [0] * self.deck.num_keys
         hk = self.hk[s] = [0] * self.deck.num_keys
         ck = self.ckeys
@@ -401,32 +412,9 @@ class TaxonomyState(State):
                     for k in ck[c]:
                         kc[k] += 1
         self.big[s] = sum(1 for x in kc if x >= 4)
-
-    def _add(self, s: int, c: int) -> None:
-        self.hands[s].append(c)
-        bans = self.bans[s]
-        if bans and self.group_of[c] in bans:
-            return
-        kc, hk = self.kc[s], self.hk[s]
-        for k in self.ckeys[c]:
-            hk[k] += 1
-            kc[k] += 1
-            if kc[k] == 4:
-                self.big[s] += 1
-
-    def _remove(self, s: int, c: int) -> None:
-        self.hands[s].remove(c)
-        if c in self.watched:
-            self._left_hand(s, c)
-        bans = self.bans[s]
-        if bans and self.group_of[c] in bans:
-            return
-        kc, hk = self.kc[s], self.hk[s]
-        for k in self.ckeys[c]:
-            hk[k] -= 1
-            kc[k] -= 1
-            if kc[k] == 3:
-                self.big[s] -= 1
+        for k, x in enumerate(hk):
+            if x >= 3:
+                threes[k] += 1
 
     def _excess(self, s: int) -> int:
         """Cards ``s`` holds beyond 8, hand and table sets together (reading 4)."""
@@ -512,7 +500,17 @@ class TaxonomyState(State):
         if m & MISC:
             self._roll(c, [s])
             m = self.nat[c]
-        self._add(s, c)
+        self.hands[s].append(c)
+        bans = self.bans[s]
+        if not bans or self.group_of[c] not in bans:  # a banned type is not collected
+            kc, hk = self.kc[s], self.hk[s]
+            for k in self.ckeys[c]:
+                hk[k] += 1
+                if hk[k] == 3:
+                    self.threes[k] += 1
+                kc[k] += 1
+                if kc[k] == 4:
+                    self.big[s] += 1
         self.drawn.append(c)
         self.fresh_draw = True
         if self.log.enabled:
@@ -527,7 +525,19 @@ class TaxonomyState(State):
 
     def _discard(self, s: int, c: int, why: str) -> None:
         """Discard ``c`` from the hand of ``s``; its natures join the effect queue."""
-        self._remove(s, c)
+        self.hands[s].remove(c)
+        if c in self.watched:
+            self._left_hand(s, c)
+        bans = self.bans[s]
+        if not bans or self.group_of[c] not in bans:
+            kc, hk = self.kc[s], self.hk[s]
+            for k in self.ckeys[c]:
+                hk[k] -= 1
+                if hk[k] == 2:
+                    self.threes[k] -= 1
+                kc[k] -= 1
+                if kc[k] == 3:
+                    self.big[s] -= 1
         m = self.nat[c]
         if m & PROUD:
             # "Set the proud monster aside so that you can see what type you can no longer collect."
@@ -549,8 +559,6 @@ class TaxonomyState(State):
         epoch = self.epoch
         hand = self.hands[s]
         while True:
-            if self._over or self.epoch != epoch:
-                return
             if q:
                 effect, c = q.pop(0)
                 if effect == E_AGG:
@@ -576,11 +584,13 @@ class TaxonomyState(State):
                     # "when you draw an impatient monster, you can immediately draw another card"
                     self._set_phase(IMPATIENT_CHOICE, (s,))
                     return
+                if self._over or self.epoch != epoch:
+                    return  # the effect ended the turn (or the round)
                 continue
             # Reading 4: whenever effects finish, hand + table sets is 8.
             total = len(hand) + self.tabled[s]
             if total > HAND_SIZE:
-                self._set_phase(MAIN, (s,))
+                self.phase, self._to_act, self._legal = MAIN, (s,), None
                 return
             if total < HAND_SIZE:
                 if not self._draw(s):
@@ -646,8 +656,8 @@ class TaxonomyState(State):
     def _end_turn(self, s: int) -> None:
         """The top discard may be claimed (reading 3), else the next player's turn."""
         c = self.last_discard
-        if c >= 0 and self.discards[-1] == c:
-            seats, keys = self._window(s, c, self._claimants(s, c))
+        if c >= 0 and self.discards[-1] == c and (self.window_all or self._anyone_holds_three(c)):
+            seats, keys = self._window(s, c)
             if seats:
                 self.claim_card, self.claim_from = c, s
                 self.claim_seats, self.claim_keys = seats, keys
@@ -662,17 +672,22 @@ class TaxonomyState(State):
                             keys=[self.deck.key_names[k] for k in keys[q]],
                         )
                 return
-        self._begin_turn((s + 1) % self.players)
+        self._begin_turn(self.after[s][0])
 
-    def _window(
-        self, s: int, c: int, keys: dict[int, tuple[int, ...]] | None = None
-    ) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
+    def _anyone_holds_three(self, c: int) -> bool:
+        """Does some seat hold three cards of a key of ``c`` (the first test of
+        a claim, answered from the counts without asking each seat)?"""
+        threes = self.threes
+        for k in self.ckeys[c]:  # noqa: SIM110 (a loop: any() and a generator cost more here)
+            if threes[k]:
+                return True
+        return False
+
+    def _window(self, s: int, c: int) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
         """The seats asked about ``c`` and the keys each may claim it under:
-        the seats that may claim (``claim_window=eligible``: ``keys``, the
-        claimants, when already known), or every other seat (``all``: those
-        that may not claim can only pass)."""
-        if keys is None:
-            keys = self._claimants(s, c)
+        the seats that may claim (``claim_window=eligible``), or every other
+        seat (``all``: those that may not claim can only pass)."""
+        keys = self._claimants(s, c)
         if self.window_all:
             seats = self.after[s]
             return seats, {q: keys.get(q, ()) for q in seats}
@@ -880,26 +895,32 @@ class TaxonomyState(State):
     def legal(self, seat: int) -> Sequence[Move]:
         if seat not in self._to_act:
             return []
+        if self._legal is not None:  # built for the one deciding seat (discard, declare)
+            return self._legal
         phase = self.phase
         if phase == MAIN:
-            if self._legal is None:
-                self._legal = self._main_legal(seat)
+            self._legal = self._main_legal(seat)
             return self._legal
         mv = self.mv
+        # Moves that are the same for every seat asked (a duel, an attack, an
+        # impatient draw) are kept in _legal too, until the phase changes.
+        if phase == DUEL:
+            if seat in self.duel_choice:
+                return []
+            self._legal = mv.rps
+            return mv.rps
         if phase == CLAIM_WINDOW:
             if seat not in self.claim_choice:
                 return [*(mv.claim[k] for k in self.claim_keys[seat]), mv.pass_]
             if self.claim_open_choice(seat):
                 return [mv.keep[x] for x in self.lay_candidates(seat)]
             return []
-        if phase == DUEL:
-            if seat in self.duel_choice:
-                return []
-            return mv.rps
         if phase == ATTACK_CHOICE:
-            return self.attack_moves[seat]
+            self._legal = self.attack_moves[seat]
+            return self._legal
         if phase == IMPATIENT_CHOICE:
-            return [mv.draw, mv.stop]
+            self._legal = mv.impatient
+            return mv.impatient
         if phase == DECLARE:
             # Always a win in a real game; in a sample for another seat the
             # resampled hand may not win (view.py: others cannot tell).
@@ -1048,6 +1069,7 @@ class TaxonomyState(State):
         o.hk = [list(x) for x in self.hk]
         o.big = list(self.big)
         o.tabled = list(self.tabled)
+        o.threes = list(self.threes)
         o._legal = None
         return o
 
