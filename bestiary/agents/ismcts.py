@@ -34,6 +34,15 @@ What makes it stronger than the textbook version, all game-independent:
 - **Progressive widening** (``widen=2``): a node with ``n`` visits considers
   at most ``ceil(widen * sqrt(n + 1))`` of its moves (the guide's first), so
   a large action set does not spread a small budget over every move.
+- **Short playouts scored by the game** (``depth=auto``, ``value=auto``): where
+  the game offers a value estimate (:mod:`bestiary.agents.value`), a playout
+  stops after ``depth`` decisions (the game's suggestion, else 20) and scores
+  the sampled position with it, each seat's chance of winning, instead of
+  playing to the end: many more, less noisy iterations per second.
+  ``depth=0`` or ``value=none`` plays every sample to the end.
+- **No tree reuse across moves**: the context gives no history of the moves
+  made since the last decision (only the seat's view), so the subtree to keep
+  cannot be matched to what happened; each decision searches afresh.
 - **Simultaneous decisions**: the root is always the searching seat's own
   decision, even when the sample owes decisions from several seats at once.
   ``simultaneous=serial`` (the default) searches the seats of a simultaneous
@@ -52,14 +61,18 @@ from ..engine.protocol import Action, Result, State
 from ..engine.rng import Rng
 from .context import AgentContext
 from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory, parse_options
+from .value import GameValue, check_estimate, find_value, terminal_rewards
 
 ROLLOUTS = ("auto", "heuristic", "random")
+VALUES = ("auto", "none")
+#: Playout length before the game's estimate scores it, when the game suggests none.
+DEFAULT_DEPTH = 20
 
 
 class _Node:
     """A tree node and, for the move that leads into it, that move's statistics."""
 
-    __slots__ = ("arms", "avail", "children", "key", "mover", "reward", "visits")
+    __slots__ = ("arms", "avail", "children", "key", "mover", "reward", "square", "visits")
 
     def __init__(self, mover: int, key: str = "") -> None:
         self.mover = mover  # the seat whose move leads into this node (-1: a joint move)
@@ -67,6 +80,7 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
+        self.square = 0.0  # sum of squared rewards (an estimate's rewards are not 0/1)
         # Sequential moves: move text -> child. Simultaneous steps: joint text -> child,
         # and each owed seat's own move statistics in ``arms[seat]``.
         self.children: dict[str, _Node] = {}
@@ -74,15 +88,16 @@ class _Node:
 
 
 def _rewards(result: Result | None, players: int) -> list[float]:
-    """1 shared among the winners, 0 for everyone else (and for unfinished rollouts)."""
-    if result is None:
-        return [0.0] * players
-    out = [0.0] * players
-    if result.winners:
-        share = 1.0 / len(result.winners)
-        for w in result.winners:
-            out[w] = share
-    return out
+    """1 shared among the winners, 0 for everyone else; a draw for an unfinished
+    playout the game cannot score."""
+    return terminal_rewards(result, players)
+
+
+def _smoothed(visits: int, reward: float, square: float) -> tuple[float, float]:
+    """Mean and variance of a move's rewards with one fair-coin pseudo-playout."""
+    mean = (reward + 0.5) / (visits + 1)
+    second = (square + 0.5) / (visits + 1)
+    return mean, max(second - mean * mean, 1e-4)
 
 
 class ISMCTSAgent:
@@ -100,6 +115,8 @@ class ISMCTSAgent:
         simultaneous: str = "serial",
         playout: str = "",
         confidence: float | str = 1.0,
+        depth: int | str = "auto",
+        value: str = "auto",
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -117,6 +134,19 @@ class ISMCTSAgent:
         self.playout = parse_options(str(playout))
         self.confidence = float(confidence)
         self.simultaneous = str(simultaneous).strip().casefold()
+        self.value = str(value).strip().casefold()
+        if self.value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}")
+        text = str(depth).strip().casefold()
+        if text == "auto":
+            self.depth: int | None = None
+        else:
+            try:
+                self.depth = int(text)
+            except ValueError:
+                raise ValueError(f"depth must be auto or a whole number, not {depth!r}") from None
+            if self.depth < 0:
+                raise ValueError("depth must be auto or >= 0 (0: play to the end)")
         if self.simultaneous not in ("serial", "decoupled"):
             raise ValueError("simultaneous must be serial or decoupled")
         if self.iterations < 1:
@@ -134,6 +164,8 @@ class ISMCTSAgent:
         # most visited first — what a hint shows a player.
         self.last_ranking: list[tuple[str, int, float]] = []
         self._policies: dict[tuple[str, int], RolloutPolicy] = {}
+        # Per decision: playouts the game's estimate ended (for measurements).
+        self.last_estimated = 0
 
     # ------------------------------------------------------------------ deciding
     def act(self, ctx: AgentContext) -> Action:
@@ -146,14 +178,16 @@ class ISMCTSAgent:
         first = ctx.determinize()
         policy = self._policy(first)
         guide = self._guide(first, ctx)
+        game_value, horizon = self._horizon(first)
         root = _Node(ctx.seat)
         done = 0
+        self.last_estimated = 0
         state: State | None = first
         while done < self.iterations:
             if state is None:
                 state = ctx.determinize()
             state.quiet()
-            self._iterate(root, state, ctx.seat, policy, guide)
+            self._iterate(root, state, ctx.seat, policy, guide, game_value, horizon)
             state = None
             done += 1
             if time.perf_counter() >= deadline:
@@ -176,6 +210,17 @@ class ISMCTSAgent:
                 policy = BotRollout(factory, sample.players, self.rng, self.epsilon, self.playout)
             self._policies[key] = policy
         return policy
+
+    def _horizon(self, sample: State) -> tuple[GameValue | None, int]:
+        """The game's estimate (None with ``value=none`` or when it has none) and
+        how many playout decisions come before it scores the position: ``depth``,
+        else the game's suggestion, else DEFAULT_DEPTH; with no estimate (or
+        ``depth=0``) playouts run to the end, capped by ``rollout_limit``."""
+        game_value = find_value(sample) if self.value == "auto" else None
+        if game_value is None or self.depth == 0:
+            return None, self.rollout_limit
+        depth = self.depth if self.depth is not None else game_value.depth or DEFAULT_DEPTH
+        return game_value, min(depth, self.rollout_limit)
 
     def _guide(self, sample: State, ctx: AgentContext) -> str | None:
         """The heuristic's move for the real position (through the seat's own
@@ -220,15 +265,25 @@ class ISMCTSAgent:
         g = own.get(guide)
         n_g = g.visits if g is not None else 0
         r_g = g.reward if g is not None else 0.0
-        # Laplace-smoothed win rates, so a move with 0 or 1 playouts is uncertain.
-        p_a = (a.reward + 0.5) / (a.visits + 1)
-        p_g = (r_g + 0.5) / (n_g + 1)
-        se = math.sqrt(p_a * (1 - p_a) / (a.visits + 1) + p_g * (1 - p_g) / (n_g + 1))
+        q_g = g.square if g is not None else 0.0
+        # Smoothed by one pseudo-playout that is half a win (a fair coin), so a
+        # move with 0 or 1 playouts is uncertain; the variance is the samples'
+        # own (p(1-p) for win/loss rewards, less for an estimate's).
+        p_a, v_a = _smoothed(a.visits, a.reward, a.square)
+        p_g, v_g = _smoothed(n_g, r_g, q_g)
+        se = math.sqrt(v_a / (a.visits + 1) + v_g / (n_g + 1))
         return p_a - p_g > self.confidence * se
 
     # ------------------------------------------------------------------ one iteration
     def _iterate(
-        self, root: _Node, state: State, me: int, policy: RolloutPolicy, guide: str | None
+        self,
+        root: _Node,
+        state: State,
+        me: int,
+        policy: RolloutPolicy,
+        guide: str | None,
+        game_value: GameValue | None = None,
+        horizon: int | None = None,
     ) -> None:
         arms: list[_Node] = []  # the statistics this iteration updates
         node = root
@@ -268,18 +323,25 @@ class ISMCTSAgent:
                 expanded = True
             child.visits += 1
             node = child
-        # Playout.
+        # Playout: to the end, or ``horizon`` decisions and then the game's estimate.
+        limit = self.rollout_limit if horizon is None else horizon
         steps = 0
-        while not state.over and steps < self.rollout_limit:
+        while not state.over and steps < limit:
             seats = state.to_act()
             if not seats:
                 break
             seat = seats[0]
             state.apply(seat, policy.choose(state, seat))
             steps += 1
-        rewards = _rewards(state.result if state.over else None, state.players)
+        if state.over or game_value is None:
+            rewards = _rewards(state.result if state.over else None, state.players)
+        else:
+            rewards = check_estimate(game_value.estimate(state), state.players)
+            self.last_estimated += 1
         for arm in arms:
-            arm.reward += rewards[arm.mover]
+            r = rewards[arm.mover]
+            arm.reward += r
+            arm.square += r * r
 
     def _pick(
         self,

@@ -148,13 +148,14 @@ def test_one_lucky_playout_does_not_overrule_the_guide() -> None:
     bot = ISMCTSAgent(seed=0, prior=0, confidence=1.0)
     root = _Node(0)
     lucky, guide = _Node(0, "b"), _Node(0, "a")
-    lucky.visits, lucky.reward = 6, 2.0
-    guide.visits, guide.reward = 2, 0.0
+    # win/loss rewards: the sum of squares is the number of wins
+    lucky.visits, lucky.reward, lucky.square = 6, 2.0, 2.0
+    guide.visits, guide.reward, guide.square = 2, 0.0, 0.0
     root.children = {"a": guide, "b": lucky}
     legal = ["a", "b"]
     assert bot._best(root, legal, "a") == "a"  # type: ignore[arg-type]
-    lucky.visits, lucky.reward = 60, 50.0
-    guide.visits, guide.reward = 20, 2.0
+    lucky.visits, lucky.reward, lucky.square = 60, 50.0, 50.0
+    guide.visits, guide.reward, guide.square = 20, 2.0, 2.0
     assert bot._best(root, legal, "a") == "b"  # type: ignore[arg-type]
 
 
@@ -166,3 +167,109 @@ def test_an_iteration_count_alone_keeps_random_playouts_a_time_budget_guides_the
     assert make_agent(game, "ismcts:seconds=0.5").rollout == "auto"  # type: ignore[attr-defined]
     guided = make_agent(game, "ismcts:iterations=50,rollout=heuristic")
     assert guided.rollout == "heuristic"  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- depth and value estimates
+@pytest.mark.parametrize(
+    "spec", ["ismcts:depth=-1", "ismcts:depth=deep", "ismcts:value=maybe", "ismcts:depth=2.5"]
+)
+def test_bad_depth_and_value_options_are_refused_with_the_option_named(spec: str) -> None:
+    option = spec.split(":")[1].split("=")[0]
+    with pytest.raises(BadAgentSpec, match=option):
+        make_agent(get_game("meat"), spec)
+
+
+@pytest.mark.parametrize("game_id", ["meat", "monster-maker", "taxonomy", "teratozoic"])
+def test_every_game_offers_a_value_estimate_of_win_chances(game_id: str) -> None:
+    """The hook is found through the game (its heuristic's module or its package's
+    ``value`` module); on positions along a game it gives one chance per seat in
+    [0, 1], summing to one (to one per team in M.E.A.T.), and the winners' at the end."""
+    from bestiary.agents.value import find_value
+
+    game = get_game(game_id)
+    players = 4 if game_id != "meat" else 2
+    state = game.new(players, seed=4)
+    state.quiet()
+    found = find_value(state)
+    assert found is not None and found.depth is not None and found.depth > 0
+    rng = Rng(4)
+    checked = 0
+    while not state.over and checked < 400:
+        chances = list(found.estimate(state))
+        assert len(chances) == players
+        assert all(0.0 <= p <= 1.0 for p in chances)
+        total = sum(chances)
+        assert math.isclose(total, 1.0 if game_id != "meat" else players / 2, abs_tol=1e-6)
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+        checked += 1
+    if state.over:
+        result = state.result
+        assert result is not None
+        chances = list(found.estimate(state))
+        assert {s for s in range(players) if chances[s] > 0} == set(result.winners)
+
+
+def test_the_games_estimate_ends_playouts_when_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a value estimate every playout stops after ``depth`` decisions and is
+    scored by it; ``value=none`` and ``depth=0`` play to the end without it."""
+    import bestiary.agents.value as value_module
+    from bestiary.agents.value import GameValue
+
+    calls: list[int] = []
+
+    def spy(state):  # type: ignore[no-untyped-def]
+        calls.append(state.players)
+        return [0.5] * state.players
+
+    monkeypatch.setitem(value_module._cache, "meat", GameValue(spy, 3))
+    state = _decision_with_choices("meat", 2, 5)
+    seat = state.to_act()[0]  # type: ignore[attr-defined]
+    bot = make_agent(get_game("meat"), "ismcts:iterations=12,rollout=random", seed=1)
+    bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+    assert bot.last_estimated == len(calls) >= 10  # type: ignore[attr-defined]
+    for off in ("value=none", "depth=0"):
+        calls.clear()
+        bot = make_agent(get_game("meat"), f"ismcts:iterations=4,rollout=random,{off}", seed=1)
+        bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+        assert calls == [] and bot.last_estimated == 0  # type: ignore[attr-defined]
+
+
+def test_the_estimate_steers_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An estimate that rewards one root move (by its mark on the sample) makes
+    the search choose it, whatever the playouts would say."""
+    import bestiary.agents.value as value_module
+    from bestiary.agents.value import GameValue
+
+    state = _decision_with_choices("taxonomy", 2, 2)
+    seat = state.to_act()[0]  # type: ignore[attr-defined]
+    legal = [str(a) for a in state.legal(seat)]  # type: ignore[attr-defined]
+    target = legal[-1]
+    # The sample shows the move: the estimate favours the samples in which the
+    # searching seat no longer holds the card it was to discard.
+    card = target.split(" ", 1)[1] if " " in target else ""
+
+    def favour(sample):  # type: ignore[no-untyped-def]
+        names = {sample.deck.cards[c].name for c in sample.hands[seat]}
+        good = card not in names
+        return [1.0 if (s == seat) == good else 0.0 for s in range(sample.players)]
+
+    assert target.startswith("discard ")
+    monkeypatch.setitem(value_module._cache, "taxonomy", GameValue(favour, 1))
+    bot = ISMCTSAgent(seed=3, iterations=60, rollout="random", prior=0, widen=0)
+    action = bot.act(AgentContext(state, seat, Rng(1)))  # type: ignore[arg-type]
+    assert str(action) == target
+
+
+def test_equal_seeds_give_equal_searches() -> None:
+    """``iterations=`` with the default options (estimates included) is reproducible."""
+    for game_id in ("meat", "monster-maker", "taxonomy", "teratozoic"):
+        state = _decision_with_choices(game_id, 2, 6)
+        seat = state.to_act()[0]  # type: ignore[attr-defined]
+        runs = []
+        for _ in range(2):
+            bot = make_agent(get_game(game_id), "ismcts:iterations=15,rollout=auto", seed=9)
+            action = bot.act(AgentContext(state.clone(), seat, Rng(2)))  # type: ignore[attr-defined,arg-type]
+            runs.append((str(action), bot.last_ranking))  # type: ignore[attr-defined]
+        assert runs[0] == runs[1]

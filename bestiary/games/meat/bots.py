@@ -10,6 +10,7 @@ from itertools import permutations
 from typing import Any
 
 from bestiary.agents.base import AgentContext
+from bestiary.agents.value import logistic
 from bestiary.engine import Rng
 
 from .actions import (
@@ -37,6 +38,7 @@ from .cards import (
     Effect,
     load_cards,
 )
+from .phases import P_ACTIVATION, P_WINDOW
 from .rules import P_OVER, P_RESPOND, MeatState
 
 _KW_VALUE = {REFLEX: 1.5, TOXIN: 2.5, CLEAVE: 1.5, CHALLENGE: 1.0}
@@ -298,3 +300,27 @@ def evaluate(s: MeatState, seat: int) -> float:
     v += 1.0 * (s.vit[team] - s.vit[team ^ 1])
     v += 0.3 * s.tel[seat] + 0.6 * len(s.hand[seat])
     return v
+
+
+# ---------------------------------------------------------------- value estimate
+#: Playout decisions before ``value_estimate`` scores a search's sample.
+VALUE_DEPTH = 16
+#: Board points (``evaluate``'s units: 1 per vitality, 6 per creature alive)
+#: for e:1 odds between the teams.
+VALUE_SCALE = 6.0
+
+
+def value_estimate(state: MeatState) -> list[float]:
+    """Each seat's chance that its team wins, for tree search (see
+    ``bestiary.agents.value``): ``evaluate``'s board and vitality while the
+    creatures are on the field, the vitality alone before that, through a
+    logistic curve. ``state`` is a search's own sample, never the real game."""
+    if state.phase == P_OVER:
+        team0 = 1.0 if state.winner_team == 0 else 0.0 if state.winner_team == 1 else 0.5
+    else:
+        if state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND):
+            v = evaluate(state, 0)
+        else:
+            v = float(state.vit[0] - state.vit[1])
+        team0 = logistic(v / VALUE_SCALE)
+    return [team0 if seat % 2 == 0 else 1.0 - team0 for seat in range(state.players)]

@@ -1,0 +1,127 @@
+"""A game's value estimate: every seat's chance of winning from an unfinished state.
+
+Tree search may stop a playout after a few decisions and score the position
+instead of playing it to the end. A game offers that score as an optional
+hook, a function
+
+    value_estimate(state) -> Sequence[float]   # one number in [0, 1] per seat
+
+found (like the heuristic bot a playout uses, through the game itself) in the
+module of the game's ``heuristic`` agent, or else in a ``value`` module of the
+game's package (``bestiary/games/<id>/value.py``). The module may also set
+``VALUE_DEPTH`` (an int), the playout length the game's estimate was tuned for.
+
+The state it gets is a determinization (a sample the searching seat built
+from its own view), so the estimate may read every field of it: nothing
+there is the real hidden state. Games without the hook get no estimate, and
+the search plays them to the end (the generic fallback).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..engine.protocol import Result, State
+
+ValueEstimate = Callable[[State], Sequence[float]]
+
+HOOK = "value_estimate"
+DEPTH = "VALUE_DEPTH"
+
+
+@dataclass(frozen=True)
+class GameValue:
+    """A game's estimate and the playout depth it suggests (None: no suggestion)."""
+
+    estimate: ValueEstimate
+    depth: int | None
+
+
+_cache: dict[str, GameValue | None] = {}
+
+
+def find_value(state: State) -> GameValue | None:
+    """The game's value estimate, or None when it has none (cached per game id)."""
+    game = state.game
+    if game.id in _cache:
+        return _cache[game.id]
+    found: GameValue | None = None
+    for module_name in _candidate_modules(state):
+        module = _load(module_name)
+        hook = getattr(module, HOOK, None) if module is not None else None
+        if callable(hook):
+            depth = getattr(module, DEPTH, None)
+            found = GameValue(hook, int(depth) if isinstance(depth, int) else None)
+            break
+    _cache[game.id] = found
+    return found
+
+
+def _candidate_modules(state: State) -> list[str]:
+    out = []
+    heuristic = state.game.agents().get("heuristic")
+    if heuristic is not None and getattr(heuristic, "__module__", None):
+        out.append(heuristic.__module__)
+    module = sys.modules.get(type(state.game).__module__)
+    package = getattr(module, "__package__", None) if module is not None else None
+    if package:
+        out.append(f"{package}.value")
+    return out
+
+
+def _load(name: str) -> object | None:
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        # Only "this game has no such module" is a quiet no; a value module that
+        # fails to import because of its own missing import is a bug to show.
+        if err.name == name:
+            return None
+        raise
+
+
+def terminal_rewards(result: Result | None, players: int) -> list[float]:
+    """1 shared among the winners, 0 for everyone else; an unfinished game with
+    no estimate counts as a draw (1/players each)."""
+    if result is None:
+        return [1.0 / players] * players
+    out = [0.0] * players
+    if result.winners:
+        share = 1.0 / len(result.winners)
+        for w in result.winners:
+            out[w] = share
+    return out
+
+
+def softmax_chances(strength: Sequence[float], scale: float) -> list[float]:
+    """Win chances from per-seat strengths: a softmax with ``scale`` strength
+    units per factor e (a lead of one ``scale`` is e:1 odds between two seats).
+    A helper for games' estimates."""
+    top = max(strength)
+    weights = [math.exp((s - top) / scale) for s in strength]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def logistic(x: float) -> float:
+    """1 / (1 + e^-x), safe for large |x|."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def check_estimate(values: Sequence[float], players: int) -> list[float]:
+    """The estimate's numbers as floats, each clipped to [0, 1] (a ValueError if
+    the game returned the wrong number of them)."""
+    out = [float(v) for v in values]
+    if len(out) != players:
+        raise ValueError(f"the value estimate gave {len(out)} numbers for {players} seats")
+    return [min(1.0, max(0.0, v)) for v in out]

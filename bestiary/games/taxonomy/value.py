@@ -1,0 +1,63 @@
+"""Each seat's chance of winning a taxonomy game from an unfinished position, for
+tree search (the ``value_estimate`` hook of ``bestiary.agents.value``).
+
+A round goes to the first seat whose eight cards (hand and table) form a
+pattern (4+4, 5+3 or 8, RULES.md reading 7), so a seat's chance of taking the
+round grows with how many of its cards already fit its best pattern; the game
+goes to the most points after the last round. The estimate adds the points
+already scored to the round's expected points shared by readiness, and turns
+the totals into chances with a softmax that is flatter while more rounds are
+still to come. It reads a search's own sample, never the real game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from ...agents.value import softmax_chances
+
+#: Playout decisions before the estimate scores a search's sample.
+VALUE_DEPTH = 12
+#: Points a round is worth to its winner, roughly (method 3 + content 3 or more).
+ROUND_POINTS = 7.0
+#: How much one more fitting card multiplies a seat's odds of taking the round.
+READY_ODDS = 2.5
+#: Points for e:1 odds at the end of the game; more per round still to play.
+SCALE = 2.0
+SCALE_PER_ROUND = 3.0
+
+
+def readiness(keys: list[tuple[int, ...]]) -> int:
+    """How many of the eight cards fit the best pattern (8 when it is made)."""
+    count: Counter[int] = Counter()
+    for ks in keys:
+        count.update(ks)
+    top = count.most_common(2)
+    first = top[0][1] if top else 0
+    second = top[1][1] if len(top) > 1 else 0
+    return max(
+        min(first, 8),
+        min(first, 4) + min(second, 4),
+        min(first, 5) + min(second, 3),
+    )
+
+
+def value_estimate(state: Any) -> list[float]:
+    """Win chances per seat (see the module docstring); ``state`` is a ``TaxonomyState``."""
+    n = state.players
+    if state.over:
+        winners = state.result.winners
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+    keys_of = state.deck.keys_of
+    ready = []
+    for s in range(n):
+        cards = list(state.hands[s])
+        for _key, laid in state.tables[s]:
+            cards.extend(laid)
+        ready.append(readiness([keys_of[c] for c in cards]))
+    round_share = softmax_chances([float(r) for r in ready], 1.0 / math.log(READY_ODDS))
+    strength = [state.scores[s] + ROUND_POINTS * round_share[s] for s in range(n)]
+    rounds_after = max(state.rules.rounds - state.round - 1, 0)
+    return softmax_chances(strength, SCALE + SCALE_PER_ROUND * rounds_after)

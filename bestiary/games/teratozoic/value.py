@@ -1,0 +1,52 @@
+"""Each seat's chance of winning a Teratozoic game from an unfinished position,
+for tree search (the ``value_estimate`` hook of ``bestiary.agents.value``).
+
+'At the end of the Teratozoic Era, each player assembles their entire Gene
+Pool into up to three of the largest single-color monsters with no loose
+ends ... The player with the highest total is the winner.' Solving the
+closed monsters of every seat at every playout's end would cost more than
+the playout, so the estimate counts a seat's single-colour cards in its three
+best colours (an upper bound of that total that grows with it) and turns the
+counts into chances with a softmax, flatter while more Eras are still to
+come. An eliminated seat has no chance. It reads a search's own sample, never
+the real game.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...agents.value import softmax_chances
+
+#: Playout decisions before the estimate scores a search's sample.
+VALUE_DEPTH = 16
+#: Cards for e:1 odds in the final Era; more per Era still to come.
+SCALE = 1.5
+SCALE_PER_ERA = 1.0
+
+
+def colour_cards(state: Any, seat: int) -> int:
+    """Single-colour cards the seat owns in its three best colours."""
+    deck = state.deck
+    count: Counter[str] = Counter(
+        deck[c].colour for c in state.owned(seat) if deck[c].single_colour
+    )
+    return sum(n for _, n in count.most_common(3))
+
+
+def value_estimate(state: Any) -> list[float]:
+    """Win chances per seat (see the module docstring); ``state`` is a ``TeratozoicState``."""
+    n = state.players
+    if state.over:
+        winners = state.result.winners
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+    alive = [s for s in range(n) if state._in_play(s)]
+    if not alive:
+        return [1.0 / n] * n
+    counts = {s: float(colour_cards(state, s)) for s in alive}
+    chances = softmax_chances(list(counts.values()), SCALE + SCALE_PER_ERA * (len(state.eras) - 1))
+    out = [0.0] * n
+    for s, p in zip(counts, chances, strict=True):
+        out[s] = p
+    return out
