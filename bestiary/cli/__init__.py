@@ -6,21 +6,48 @@ One module per group of commands; they are registered here, in the order
 
 from __future__ import annotations
 
+from ..i18n import N_
 from . import bench, inspect, lab, play, replay, serve, simulate
 from .app import app
 
-app.command()(inspect.games)
-app.command()(play.play)
+# What `--help` says of each command (the docstrings, marked for translation).
+HELP = {
+    "games": N_("List the games, their variants, options and bots."),
+    "play": N_(
+        "Play a game in the terminal against bots (or friends, hot-seat).\n\n"
+        "The seed is shown when the game is over, not before: it reproduces\n"
+        "every hidden card."
+    ),
+    "replay": N_("Step through a recorded game and check that it replays to its result."),
+    "cards": N_(
+        "List a game's cards, or export the shipped card file to edit (--export).\n\n"
+        "For taxonomy the list also shows the collecting keys and orphans."
+    ),
+    "score": N_(
+        "Score with a game's own scoring tool (JSON on stdin, JSON on stdout).\n\n"
+        "Malformed input exits with code 2 and the shape the game expects.\n"
+        "Example: echo '{\"hand\": [...]}' | bestiary score taxonomy"
+    ),
+    "bench": N_(
+        "Time random self-play (µs per decision, games per second), clone() and\n"
+        "determinize() (µs each) and ISMCTS (iterations per second), and game extras.\n\n"
+        "With a game, -o/--cards/--variant measure those rules (e.g. a designer's\n"
+        "card file); without one, every installed game in one table."
+    ),
+}
+
+app.command(help=HELP["games"])(inspect.games)
+app.command(help=HELP["play"])(play.play)
 app.command()(simulate.simulate)
-app.command()(replay.replay)
-app.command()(inspect.cards)
+app.command(help=HELP["replay"])(replay.replay)
+app.command(help=HELP["cards"])(inspect.cards)
 app.command()(lab.report)
 app.command()(lab.compare)
 app.command()(lab.sweep)
 app.command()(lab.arena)
 app.command()(lab.validate)
-app.command(cls=inspect.ScoreCommand)(inspect.score)
-app.command()(bench.bench)
+app.command(cls=inspect.ScoreCommand, help=HELP["score"])(inspect.score)
+app.command(help=HELP["bench"])(bench.bench)
 app.command()(serve.serve)
 
 __all__ = ["app", "main"]

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from ..i18n import LANGUAGES, from_environment, normalize, set_language
+from ..i18n import LANGUAGES, N_, from_environment, normalize, set_language
 from ..i18n import core as _core
 from .common import err
 
@@ -27,9 +27,12 @@ class App(typer.Typer):
     shows the traceback for a bug report."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        set_language(from_environment())
+        argv = kwargs.get("args") or (args[0] if args else sys.argv[1:])
+        set_language(lang_in(list(argv or [])) or from_environment())
         try:
-            return super().__call__(*args, **kwargs)
+            command = typer.main.get_command(self)
+            translate_help(command)  # --help in the chosen language
+            return command(*args, **kwargs)
         except Exception as exc:
             if os.environ.get("BESTIARY_DEBUG"):
                 raise
@@ -49,8 +52,31 @@ class App(typer.Typer):
             sys.exit(3)
 
 
+def lang_in(argv: list[str]) -> str | None:
+    """The language ``--lang`` names before the command, if it names one we have."""
+    for i, word in enumerate(argv):
+        if not word.startswith("-"):
+            return None  # the command: --lang is a global option, before it
+        if word == "--lang" and i + 1 < len(argv):
+            return normalize(argv[i + 1])
+        if word.startswith("--lang="):
+            return normalize(word.partition("=")[2])
+    return None
+
+
+def translate_help(command: Any) -> None:
+    """Help texts are English in the code (marked ``N_``): show them translated."""
+    if getattr(command, "help", None):
+        command.help = _(command.help)
+    for param in getattr(command, "params", []):
+        if getattr(param, "help", None):
+            param.help = _(param.help)
+    for sub in (getattr(command, "commands", None) or {}).values():
+        translate_help(sub)
+
+
 app = App(
-    help="Bestiary: play, simulate and study monster card games.",
+    help=N_("Bestiary: play, simulate and study monster card games."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -73,7 +99,7 @@ def options(
         str | None,
         typer.Option(
             "--lang",
-            help="language of what is printed: en or pl (default: from LANG / BESTIARY_LANG)",
+            help=N_("language of what is printed: en or pl (default: from LANG / BESTIARY_LANG)"),
             callback=_check_lang,
         ),
     ] = None,

@@ -12,7 +12,7 @@ from rich.table import Table
 from ..engine.errors import BestiaryError
 from ..engine.protocol import Game
 from ..engine.registry import all_games, get_game
-from ..i18n import core
+from ..i18n import N_, core
 from ..sim.bench import ISMCTS_SPEC, bench_selfplay
 from .common import (
     CardsOpt,
@@ -34,16 +34,18 @@ _ = core.gettext
 
 
 def bench(
-    game_id: Annotated[str | None, typer.Argument(help="game id (default: every game)")] = None,
-    players: Annotated[int | None, typer.Option(help="seats (default: the game's usual)")] = None,
-    seconds: Annotated[float, typer.Option(help="seconds per repeat")] = 1.0,
-    repeats: Annotated[int, typer.Option(help="repeats (the median is reported)")] = 5,
+    game_id: Annotated[str | None, typer.Argument(help=N_("game id (default: every game)"))] = None,
+    players: Annotated[
+        int | None, typer.Option(help=N_("seats (default: the game's usual)"))
+    ] = None,
+    seconds: Annotated[float, typer.Option(help=N_("seconds per repeat"))] = 1.0,
+    repeats: Annotated[int, typer.Option(help=N_("repeats (the median is reported)"))] = 5,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards: CardsOpt = None,
     ismcts: Annotated[
         str,
-        typer.Option(help="search timed for iterations/s ('none' skips it)"),
+        typer.Option(help=N_("search timed for iterations/s ('none' skips it)")),
     ] = ISMCTS_SPEC,
     as_json: JsonOpt = False,
 ) -> None:

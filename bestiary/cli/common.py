@@ -23,7 +23,7 @@ from rich.markup import escape
 from ..engine.errors import BestiaryError
 from ..engine.registry import broken_games
 from ..engine.ruleset import parse_option_args
-from ..i18n import core
+from ..i18n import N_, core
 
 _ = core.gettext
 
@@ -32,14 +32,14 @@ T = TypeVar("T")
 out = Console()
 err = Console(stderr=True)
 
-GameArg = Annotated[str, typer.Argument(help="game id (see `bestiary games`)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print the result as JSON")]
-VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help="rules variant")]
+GameArg = Annotated[str, typer.Argument(help=N_("game id (see `bestiary games`)"))]
+JsonOpt = Annotated[bool, typer.Option("--json", help=N_("print the result as JSON"))]
+VariantOpt = Annotated[str | None, typer.Option("--variant", "-v", help=N_("rules variant"))]
 OptionOpt = Annotated[
-    list[str] | None, typer.Option("--option", "-o", help="rule option name=value (repeatable)")
+    list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value (repeatable)"))
 ]
 CardsOpt = Annotated[
-    Path | None, typer.Option("--cards", help="a card file of your own (games that load cards)")
+    Path | None, typer.Option("--cards", help=N_("a card file of your own (games that load cards)"))
 ]
 
 

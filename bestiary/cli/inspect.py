@@ -20,7 +20,7 @@ from ..engine.protocol import Game
 from ..engine.record import parse_json
 from ..engine.registry import all_games, game_ids, get_game
 from ..engine.ruleset import Ruleset
-from ..i18n import core
+from ..i18n import N_, core
 from .common import (
     CardsOpt,
     GameArg,
@@ -77,12 +77,16 @@ def cards(
     cards_file: CardsOpt = None,
     export: Annotated[
         Path | None,
-        typer.Option("--export", help="write the shipped card file here, to edit (use: --cards)"),
+        typer.Option(
+            "--export", help=N_("write the shipped card file here, to edit (use: --cards)")
+        ),
     ] = None,
     file_: Annotated[
-        str, typer.Option("--file", help="with --export: which file (cards, treasures, …)")
+        str, typer.Option("--file", help=N_("with --export: which file (cards, treasures, …)"))
     ] = "cards",
-    force: Annotated[bool, typer.Option(help="with --export: overwrite an existing file")] = False,
+    force: Annotated[
+        bool, typer.Option(help=N_("with --export: overwrite an existing file"))
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """List a game's cards, or export the shipped card file to edit (--export).
@@ -156,9 +160,11 @@ class ScoreCommand(TyperCommand):
 
     def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         warn_broken_games()
-        base = (self.help or "").split("\n\nGames with a scoring tool")[0]
-        tools = ", ".join(games_with_score_tool()) or "none installed"
-        self.help = f"{base}\n\nGames with a scoring tool: {escape(tools)}."
+        base = getattr(self, "_base_help", None) or self.help or ""
+        self._base_help = base
+        tools = ", ".join(games_with_score_tool()) or _("none installed")
+        more = _("Games with a scoring tool: {games}.").format(games=escape(tools))
+        self.help = f"{base}\n\n{more}"
         super().format_help(ctx, formatter)
 
 

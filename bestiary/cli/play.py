@@ -19,7 +19,7 @@ from ..engine.protocol import Game, State
 from ..engine.record import Match
 from ..engine.registry import get_game
 from ..engine.rng import Rng
-from ..i18n import core
+from ..i18n import N_, core
 from .cardtext import plain as plain_value
 from .common import (
     CardsOpt,
@@ -198,17 +198,20 @@ def _make_bots(game: Game, specs: list[str], seed: int) -> dict[int, Agent]:
 def play(
     game_id: GameArg,
     seats: Annotated[
-        str, typer.Option(help="comma-separated: human, an agent spec or module:Agent")
+        str, typer.Option(help=N_("comma-separated: human, an agent spec or module:Agent"))
     ] = "",
-    seed: Annotated[int | None, typer.Option(help="random seed (default: a random one)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help=N_("random seed (default: a random one)"))
+    ] = None,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards: CardsOpt = None,
-    record: Annotated[Path | None, typer.Option(help="save the match record here")] = None,
-    delay: Annotated[float, typer.Option(help="seconds to pause after each bot move")] = 0.0,
+    record: Annotated[Path | None, typer.Option(help=N_("save the match record here"))] = None,
+    delay: Annotated[float, typer.Option(help=N_("seconds to pause after each bot move"))] = 0.0,
     as_json: JsonOpt = False,
     plain: Annotated[
-        bool, typer.Option("--plain", help="no colours or screen clearing (screen readers, pipes)")
+        bool,
+        typer.Option("--plain", help=N_("no colours or screen clearing (screen readers, pipes)")),
     ] = False,
 ) -> None:
     """Play a game in the terminal against bots (or friends, hot-seat).

@@ -11,7 +11,7 @@ from ..engine.errors import BestiaryError
 from ..engine.protocol import Game, State
 from ..engine.record import MatchRecord, replay_steps
 from ..engine.registry import get_game
-from ..i18n import core
+from ..i18n import N_, core
 from .common import JsonOpt, emit_json, esc, fail, guarded, out
 from .play import print_result
 
@@ -36,11 +36,11 @@ def move_lines(
 
 
 def replay(
-    path: Annotated[Path, typer.Argument(help="a match record (JSON)")],
+    path: Annotated[Path, typer.Argument(help=N_("a match record (JSON)"))],
     seat: Annotated[
-        int | None, typer.Option(help="show only what this seat saw (its events and moves)")
+        int | None, typer.Option(help=N_("show only what this seat saw (its events and moves)"))
     ] = None,
-    step: Annotated[bool, typer.Option(help="pause after each move (Enter to go on)")] = False,
+    step: Annotated[bool, typer.Option(help=N_("pause after each move (Enter to go on)"))] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Step through a recorded game and check that it replays to its result."""
