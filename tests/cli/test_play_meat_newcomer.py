@@ -45,8 +45,8 @@ def test_the_table_shows_leader_abilities_and_card_costs_and_stats() -> None:
 def test_two_against_two_names_your_team_and_its_seats() -> None:
     state = GAME.new(4, seed=2)
     text = _text(state.view(1))
-    assert "your team (team 1, seats 1, 3)" in text
-    assert "their team (team 0, seats 0, 2)" in text
+    # Yours first, each team by its members (the table's names; "seat N" without them).
+    assert "your team (seat 1 and seat 3): 40 · the other team (seat 0 and seat 2): 40" in text
 
 
 def test_a_target_is_named_by_the_creature_on_it() -> None:

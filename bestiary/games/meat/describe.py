@@ -48,7 +48,7 @@ def _seat(seat: object, names: Names) -> str:
     return seat_label(seat, names) if isinstance(seat, int) else str(seat)
 
 
-def _and(items: Sequence[str]) -> str:
+def and_list(items: Sequence[str]) -> str:
     """``Ala``, ``Ala and Ola``, ``Ala, Ola and Ela``."""
     if not items:
         return ""
@@ -66,7 +66,7 @@ def side(seats: object, names: Names, team: object = None) -> str:
         labels = [_seat(s, names) for s in seats]
         if len(labels) == 1:
             return labels[0]
-        return _("the team of {players}").format(players=_and(labels))
+        return _("the team of {players}").format(players=and_list(labels))
     return _("team {n}").format(n=team)
 
 
@@ -228,7 +228,7 @@ def _line(e: Event, names: Names) -> str:
             "{player}: creatures face down on {lanes}, {n} destiny cards",
             n,
         )
-        return text.format(player=who, lanes=_and(lanes), n=n)
+        return text.format(player=who, lanes=and_list(lanes), n=n)
     if k == "window":
         if d.get("what") == "battle":
             return _("INSTANT window before the battle: each player may cast an INSTANT or pass")

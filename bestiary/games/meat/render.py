@@ -20,7 +20,7 @@ from bestiary.engine.events import seat_label
 from bestiary.i18n import N_, domain, language
 
 from .cards import LANES, load_cards
-from .describe import lane_text, side
+from .describe import and_list, lane_text, side
 from .effects import card_text, leader_text
 
 _ = domain("meat", __file__)
@@ -225,19 +225,31 @@ def _cell(c: Mapping[str, Any] | None) -> Text:
 
 
 def _teams_line(view: Mapping[str, Any]) -> str:
-    """``your side (Ala): 25 · the other side (Bob): 22`` — who is who, 1v1 to 3v3."""
+    """``your side (Ala): 25 · the other side (Bob): 22`` in 1v1, ``your team (Bob
+    and Dan): 40 · the other team (Ala and Cyd): 40`` in 2v2/3v3 — yours first."""
     n, mine = view["players"], view.get("team")
     names = _names(view)
+    order = (mine, mine ^ 1) if isinstance(mine, int) else (0, 1)
     parts = []
-    for team in (0, 1):
-        who = side(list(range(team, n, 2)), names, team)
-        if team == mine:
-            text = _("your side ({players}): {vitality}")
-        elif mine is not None:
-            text = _("the other side ({players}): {vitality}")
-        else:
+    for team in order:
+        members = and_list([_who(view, s) for s in range(team, n, 2)])
+        if mine is None:
             text = _("{players}: {vitality}")
-        parts.append(text.format(players=who, vitality=view["vitality"][team]))
+        elif n > 2:
+            text = (
+                _("your team ({players}): {vitality}")
+                if team == mine
+                else _("the other team ({players}): {vitality}")
+            )
+        else:
+            text = (
+                _("your side ({players}): {vitality}")
+                if team == mine
+                else _("the other side ({players}): {vitality}")
+            )
+        if mine is None and n > 2:
+            members = side(list(range(team, n, 2)), names, team)
+        parts.append(text.format(players=members, vitality=view["vitality"][team]))
     return " · ".join(parts)
 
 
@@ -311,7 +323,10 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
     for s, lead in enumerate(view["leaders"]):
         if lead:
             ability = _catalog_by_name().get(lead, {}).get("text", "")
-            line = Text(_("Leader of {player}: ").format(player=_who(view, s)))
+            if s == seat:
+                line = Text(_("{player} (you): leader ").format(player=_who(view, s)))
+            else:
+                line = Text(_("{player}: leader ").format(player=_who(view, s)))
             line.append(lead, style="bold")
             if ability:
                 line.append(f" — {ability}", style="dim")
