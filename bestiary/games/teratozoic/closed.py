@@ -60,9 +60,7 @@ class ClosedMonster:
 
 
 # ------------------------------------------------------------------ bounds
-def parity_vector(m: int) -> int:
-    """Which (axis, spot) classes hold an odd number of this card's ends. Turning
-    mirrors spots -1 and +1, so those two are counted together."""
+def _parity_of(m: int) -> int:
     vec = 0
     for spot in range(3):
         v = ((m >> spot) & 1) + ((m >> (6 + spot)) & 1)  # N and S ends at this spot
@@ -71,6 +69,15 @@ def parity_vector(m: int) -> int:
         vec ^= (v & 1) << idx
         vec ^= (h & 1) << (2 + idx)
     return vec
+
+
+_PARITY = tuple(_parity_of(m) for m in range(1 << 12))
+
+
+def parity_vector(m: int) -> int:
+    """Which (axis, spot) classes hold an odd number of this card's ends. Turning
+    mirrors spots -1 and +1, so those two are counted together."""
+    return _PARITY[m]
 
 
 @lru_cache(maxsize=65_536)
@@ -85,7 +92,7 @@ def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
 
     The largest subset meeting both (dropping as few cards as needed)."""
     kinds = [
-        (parity_vector(s[0]), s[0].bit_count() - 2, k)
+        (_PARITY[s[0]], s[0].bit_count() - 2, k)
         for s, k in zip(shapes, counts, strict=True)
         if k > 0
     ]
@@ -95,8 +102,9 @@ def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
     best = int(any(s[0] == 0 for s, k in zip(shapes, counts, strict=True) if k))
     # Per choice of single-ended kinds to drop one card of: the parity left, the
     # single-ended cards kept (each costs one of the budget), and how many pairs
-    # of them could still be dropped without changing the parity.
-    picks = []
+    # of them could still be dropped without changing the parity. Grouped by
+    # parity (a choice only completes hubs of the same parity), most cards first.
+    by_parity: dict[int, set[tuple[int, int]]] = {}
     for pick in range(1 << len(leaves)):
         p = cost = pairs = 0
         for j, (vec, _, cnt) in enumerate(leaves):
@@ -105,25 +113,37 @@ def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
                 p ^= vec
             cost += c
             pairs += c // 2
-        picks.append((p, cost, pairs))
-    for drop in range(1 << len(hubs)):
-        par, kept, budget = 0, 0, 2
-        for i, (vec, delta, cnt) in enumerate(hubs):
-            c = cnt - (drop >> i & 1)
-            if c & 1:
-                par ^= vec
-            kept += c
-            budget += c * delta
-        for p, cost, pairs in picks:
-            if p != par:
-                continue
-            if cost > budget:
+        by_parity.setdefault(p, set()).add((cost, pairs))
+    choices = {p: sorted(got, reverse=True) for p, got in by_parity.items()}
+    # Per choice of hub kinds to drop one card of (each set from the one without
+    # its lowest kind): dropping a card flips its kind's parity.
+    size = 1 << len(hubs)
+    par0 = 0
+    for vec, _, cnt in hubs:
+        if cnt & 1:
+            par0 ^= vec
+    par = [par0] * size
+    kept = [sum(cnt for _, _, cnt in hubs)] * size
+    budget = [2 + sum(cnt * delta for _, delta, cnt in hubs)] * size
+    for drop in range(1, size):
+        low = drop & -drop
+        vec, delta, _ = hubs[low.bit_length() - 1]
+        prev = drop ^ low
+        par[drop] = par[prev] ^ vec
+        kept[drop] = kept[prev] - 1
+        budget[drop] = budget[prev] - delta
+    for drop in range(size):
+        k, room = kept[drop], budget[drop]
+        for cost, pairs in choices.get(par[drop], ()):
+            if k + cost <= best:
+                break  # the rest keep fewer single-ended cards
+            if cost > room:
                 # Too many single-ended cards: drop them two at a time (parity kept).
-                cost -= 2 * min(pairs, (cost - budget + 1) // 2)
-                if cost > budget:
+                cost -= 2 * min(pairs, (cost - room + 1) // 2)
+                if cost > room:
                     continue
-            if kept + cost > best:
-                best = kept + cost
+            if k + cost > best:
+                best = k + cost
     return best
 
 
@@ -140,6 +160,20 @@ def _roles(mask: int) -> tuple[int, int]:
     v = _INSIDE if n and s else _FIRST if s else _LAST if n else _NONE
     h = _INSIDE if e and w else _FIRST if e else _LAST if w else _NONE
     return v, h
+
+
+def _kind(mask: int) -> tuple[bool, bool, bool, bool | None, int, int]:
+    """What ``segment_bound`` needs of a card: (ends a vertical line, ends a
+    horizontal line, on two lines, corner coupling, vertical role, horizontal role)."""
+    v, h = _roles(mask)
+    v_end, h_end = v in (_FIRST, _LAST), h in (_FIRST, _LAST)
+    # A corner whose top (first) vertical end is also its first horizontal end
+    # couples 'same'; else 'opposite'.
+    coupling = (v == h) if v_end and h_end else None
+    return v_end, h_end, v != _NONE and h != _NONE, coupling, v, h
+
+
+_KINDS = tuple(_kind(m) for m in range(1 << 12))
 
 
 @lru_cache(maxsize=65_536)
@@ -176,14 +210,8 @@ def segment_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
       of one line has C = 0; straight cards need a line of their direction.
 
     The largest sub-multiset meeting all of these."""
-    kinds = []  # per shape: (count, v_end, h_end, cross, coupling, v_inside, h_inside)
-    for s, k in zip(shapes, counts, strict=True):
-        v, h = _roles(s[0])
-        v_end, h_end = v in (_FIRST, _LAST), h in (_FIRST, _LAST)
-        # A corner whose top (first) vertical end is also its first horizontal end
-        # couples 'same'; else 'opposite'.
-        coupling = (v == h) if v_end and h_end else None
-        kinds.append((k, v_end, h_end, v != _NONE and h != _NONE, coupling, v, h))
+    # per shape: (count, v_end, h_end, cross, coupling, v_role, h_role), see _kind
+    kinds = [(k, *_KINDS[s[0]]) for s, k in zip(shapes, counts, strict=True)]
     if all(v == _NONE and h == _NONE for *_, v, h in kinds):
         return int(any(k for k, *_ in kinds))  # cards without ends: one alone
     cross = [kd for kd in kinds if kd[3]]
@@ -334,7 +362,6 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
     nodes = [0]
     matcher = _matcher(tuple(uniq))
     memo = matcher.memo
-    demand = matcher.demand
 
     def dfs(required: set[int], left: int) -> bool:
         nodes[0] += 1
@@ -345,8 +372,17 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
         if len(required) > left:
             return False
         pick, options = -1, None
+        get = cells.get
         for cell in required:
-            key = demand(cells, cell)
+            # What the neighbours demand (see _Matcher.demand, written out here).
+            o = get(cell + 1)
+            key = _FREE if o is None else (o >> 6) & 7
+            o = get(cell + _ROW)
+            key |= (_FREE if o is None else (o >> 9) & 7) << 4
+            o = get(cell - 1)
+            key |= (_FREE if o is None else o & 7) << 8
+            o = get(cell - _ROW)
+            key |= (_FREE if o is None else (o >> 3) & 7) << 12
             got = memo.get(key)
             if got is None:
                 got = matcher.answer(key)
@@ -392,8 +428,10 @@ class _Search:
         self.nodes = 0
         self.matcher = _matcher(shapes)
         self.delta = [s[0].bit_count() - 2 for s in shapes]  # ends - 2
-        self.hubs = [k for k in range(len(shapes)) if self.delta[k] >= 0]
-        self.leaves = [k for k in range(len(shapes)) if self.delta[k] == -1]
+        # Cards left with two or more ends (and their sum of ends - 2), and with one.
+        self.hub_cards = sum(c for c, d in zip(counts, self.delta, strict=True) if d >= 0)
+        self.hub_slack = sum(c * d for c, d in zip(counts, self.delta, strict=True) if d >= 0)
+        self.leaf_cards = sum(c for c, d in zip(counts, self.delta, strict=True) if d == -1)
         self.cells: dict[int, int] = {}
         self.used = [0] * len(shapes)
         self.best_size = floor  # only monsters larger than this are looked for
@@ -402,16 +440,17 @@ class _Search:
             (),
         )
 
-    def _more_possible(self, placed_delta: int) -> int:
-        """At most this many more cards can join: every card with two or more ends,
-        and single-ended ones while sum(ends - 2) over the monster stays >= -2."""
-        hubs = 0
-        slack = placed_delta + 2
-        for k in self.hubs:
-            hubs += self.avail[k]
-            slack += self.avail[k] * self.delta[k]
-        leaves = sum(self.avail[k] for k in self.leaves)
-        return hubs + max(0, min(leaves, slack))
+    def _use(self, k: int, n: int) -> None:
+        """Take (n = 1) or put back (n = -1) a card of shape ``k``, keeping the
+        counts behind the bound of ``dfs`` (how many more cards can join)."""
+        self.avail[k] -= n
+        self.used[k] += n
+        d = self.delta[k]
+        if d >= 0:
+            self.hub_cards -= n
+            self.hub_slack -= n * d
+        elif d == -1:
+            self.leaf_cards -= n
 
     def _record(self) -> None:
         self.best_size = len(self.cells)
@@ -429,19 +468,30 @@ class _Search:
             if n > self.best_size:
                 self._record()
             return n >= target
-        more = self._more_possible(placed_delta)
+        # At most this many more cards can join: every card left with two or more
+        # ends, and single-ended ones while sum(ends - 2) over the monster stays >= -2.
+        more = self.hub_cards + max(0, min(self.leaf_cards, placed_delta + 2 + self.hub_slack))
         if len(required) > more or n + more <= self.best_size:
             return False
         cells, avail = self.cells, self.avail
         matcher = self.matcher
-        by_ends, demand = matcher.by_ends, matcher.demand
+        by_ends = matcher.by_ends
+        get = cells.get
         pick, options = -1, None
         for cell in required:
             # Above the top row or left of the top-left card: no card may lie there.
             x, y = divmod(cell + _HALF, _ROW)
             if y > _HALF or (y == _HALF and x <= 0):
                 return False
-            key = demand(cells, cell)
+            # What the neighbours demand (see _Matcher.demand, written out here).
+            o = get(cell + 1)
+            key = _FREE if o is None else (o >> 6) & 7
+            o = get(cell + _ROW)
+            key |= (_FREE if o is None else (o >> 9) & 7) << 4
+            o = get(cell - 1)
+            key |= (_FREE if o is None else o & 7) << 8
+            o = get(cell - _ROW)
+            key |= (_FREE if o is None else (o >> 3) & 7) << 12
             got = by_ends.get(key)
             if got is None:
                 matcher.answer(key)
@@ -453,9 +503,9 @@ class _Search:
                 if not opts:
                     return False
         assert options is not None
+        delta = self.delta
         for k, m in options:
-            avail[k] -= 1
-            self.used[k] += 1
+            self._use(k, 1)
             cells[pick] = m
             new_req = set(required)
             new_req.discard(pick)
@@ -463,10 +513,9 @@ class _Search:
                 nc = pick + step
                 if nc not in cells:
                     new_req.add(nc)
-            stop = self.dfs(new_req, placed_delta + self.delta[k], target)
+            stop = self.dfs(new_req, placed_delta + delta[k], target)
             del cells[pick]
-            self.used[k] -= 1
-            avail[k] += 1
+            self._use(k, -1)
             if stop:
                 return True
         return False
@@ -487,14 +536,12 @@ class _Search:
                     continue
                 if edge(m, 0) or edge(m, 3):
                     continue  # the top-left card has no end north or west
-                self.avail[k] -= 1
-                self.used[k] += 1
+                self._use(k, 1)
                 self.cells = {0: m}
                 req = {_STEP[d] for d in range(4) if edge(m, d)}
                 stop = self.dfs(req, self.delta[k], target)
                 self.cells = {}
-                self.used[k] -= 1
-                self.avail[k] += 1
+                self._use(k, -1)
                 if stop:
                     return self.nodes <= self.budget
         return True

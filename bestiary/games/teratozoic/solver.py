@@ -56,6 +56,36 @@ def shape_of(card: Card) -> Shape:
     return tuple(sorted(card.orients))
 
 
+CardInfo = tuple[Shape, int, int, int, int | None]
+# Per card set (by id, checked by identity): its card table and the shared
+# one-card monsters (see ``_alone``).
+_INFO: dict[int, tuple[Sequence[Card], list[CardInfo], dict[tuple[int, bool], Monster]]] = {}
+_BLANK_LAYOUT: ShapeLayout = ((0, 0, 0),)
+
+
+def _card_info(deck: Sequence[Card]) -> list[CardInfo]:
+    """Per card of a card set: its shape, parity vector, number of ends, and its
+    value laid alone (with loose ends; closed, or None when it has ends)."""
+    got = _INFO.get(id(deck))
+    if got is None or got[0] is not deck:
+        if len(_INFO) > 16:
+            _INFO.clear()
+        table: list[CardInfo] = []
+        for c in deck:
+            blank = c.orients[0] == 0
+            table.append(
+                (
+                    shape_of(c),
+                    parity_vector(c.orients[0]),
+                    c.orients[0].bit_count(),
+                    monster_value([c], False, False),
+                    monster_value([c], True, False) if blank else None,
+                )
+            )
+        got = _INFO[id(deck)] = (deck, table, {})
+    return got[1]
+
+
 @lru_cache(maxsize=65_536)
 def connect_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
     """A layout of exactly these cards as ONE monster (loose ends allowed), or None."""
@@ -169,23 +199,30 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     if n == 0:
         return Build((), 0, False)
     cards = [deck[i] for i in ids]
-    shapes = [shape_of(c) for c in cards]
+    info = _card_info(deck)
+    shapes = [info[i][0] for i in ids]
     full = (1 << n) - 1
     closable: dict[int, ShapeLayout] = {}
     connectable: dict[int, ShapeLayout] = {}
     val_open: dict[int, int] = {}
     val_closed: dict[int, int] = {}
-    # Necessary conditions for one monster with no loose ends, kept per subset
-    # as it grows by one card (so most subsets never reach the search): every
-    # (axis, spot) holds an even number of ends (parity 0), n cards need n - 1
-    # connections (at least 2n - 2 ends) and a card without ends joins nothing.
-    vec = [parity_vector(s[0]) for s in shapes]
-    n_ends = [s[0].bit_count() for s in shapes]
+    # Necessary conditions, kept per subset as it grows by one card (so most
+    # subsets never reach a search): n cards in one monster need n - 1
+    # connections (at least 2n - 2 ends) and a card without ends joins nothing;
+    # with no loose ends, every (axis, spot) holds an even number of ends
+    # (parity 0); a doubling card is worth connecting to more cards only when
+    # another card of its colour (any card, with the option) is there.
+    vec = [info[i][1] for i in ids]
+    n_ends = [info[i][2] for i in ids]
     parity = [0] * (full + 1)
     ends = [0] * (full + 1)
     size = [0] * (full + 1)
     blank = [False] * (full + 1)
-    doubler = [c.doubler for c in cards]
+    doublers = sum(1 << j for j, c in enumerate(cards) if c.doubler)
+    kin = [
+        full if ignore else sum(1 << j for j, o in enumerate(cards) if o.colour == c.colour)
+        for c in cards
+    ]
     for mask in range(1, full + 1):
         low = mask & -mask
         i = low.bit_length() - 1
@@ -195,60 +232,73 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
         k = size[mask] = size[prev] + 1
         blank[mask] = blank[prev] or n_ends[i] == 0
         if k == 1:
-            lay = close_all((shapes[i],))
-            if lay is not None:
-                closable[mask] = lay
-                val_closed[mask] = monster_value([cards[i]], True, ignore)
+            # One card: closed exactly when it has no ends; worth the same with
+            # or without the option (a doubling card doubles itself either way).
+            _, _, _, alone_open, alone_closed = info[ids[i]]
+            if alone_closed is not None:
+                closable[mask] = _BLANK_LAYOUT
+                val_closed[mask] = alone_closed
             connectable[mask] = ((0, 0, shapes[i][0]),)
-            val_open[mask] = monster_value([cards[i]], False, ignore)
+            val_open[mask] = alone_open
             continue
-        if blank[mask]:
-            continue  # a card without ends joins no monster
-        may_close = parity[mask] == 0 and ends[mask] >= 2 * k - 2
-        may_double = any(doubler[j] for j in range(n) if mask >> j & 1)
+        if blank[mask] or ends[mask] < 2 * k - 2:
+            continue  # cannot be one monster at all
+        may_close = parity[mask] == 0
+        may_double = False
+        d = doublers & mask
+        if d:
+            reach = 0
+            while d:
+                j = d & -d
+                reach |= kin[j.bit_length() - 1]
+                d ^= j
+            may_double = (reach & mask).bit_count() > 1
         if not may_close and not may_double:
             continue
         members = [j for j in range(n) if mask >> j & 1]
-        group = [cards[j] for j in members]
         key = tuple(sorted(shapes[j] for j in members))
         if may_close:
             lay = close_all(key)
             if lay is not None:
                 closable[mask] = lay
-                val_closed[mask] = monster_value(group, True, ignore)
+                val_closed[mask] = monster_value([cards[j] for j in members], True, ignore)
         if may_double:
-            doubled = {c.colour for c in group if c.doubler}
-            if sum(1 for c in group if ignore or c.colour in doubled) > 1:
-                lay = connect_all(key)
-                if lay is not None:
-                    connectable[mask] = lay
-                    val_open[mask] = monster_value(group, False, ignore)
+            lay = connect_all(key)
+            if lay is not None:
+                connectable[mask] = lay
+                val_open[mask] = monster_value([cards[j] for j in members], False, ignore)
     neg = -(10**9)
     best_any = [neg] * (full + 1)
     best_closed = [neg] * (full + 1)
     how_any: list[tuple[int, bool]] = [(0, False)] * (full + 1)
     how_closed: list[int] = [0] * (full + 1)
     best_any[0] = best_closed[0] = 0
+    # The monsters worth building, by their lowest card and in decreasing order:
+    # a set's first card lies in exactly one of its monsters, so each set is
+    # split as (a monster holding its first card) + the best of the rest. Ties
+    # keep the first split found (the largest monster, as numbers).
+    firsts: list[list[tuple[int, int | None, int | None]]] = [[] for _ in range(n)]
+    for sub in sorted(closable.keys() | connectable.keys(), reverse=True):
+        firsts[(sub & -sub).bit_length() - 1].append(
+            (sub, val_closed.get(sub), val_open[sub] if sub in connectable else None)
+        )
     for mask in range(1, full + 1):
-        low = mask & -mask
-        sub = mask
-        while sub:
-            if sub & low:
-                rest = mask ^ sub
-                if sub in closable:
-                    v = val_closed[sub]
-                    if best_closed[rest] > neg and v + best_closed[rest] > best_closed[mask]:
-                        best_closed[mask] = v + best_closed[rest]
-                        how_closed[mask] = sub
-                    if v + best_any[rest] > best_any[mask]:
-                        best_any[mask] = v + best_any[rest]
-                        how_any[mask] = (sub, True)
-                if sub in connectable:
-                    v = val_open[sub]
-                    if v + best_any[rest] > best_any[mask]:
-                        best_any[mask] = v + best_any[rest]
-                        how_any[mask] = (sub, False)
-            sub = (sub - 1) & mask
+        b_any = b_closed = neg
+        h_any, h_closed = (0, False), 0
+        for sub, v_closed, v_open in firsts[(mask & -mask).bit_length() - 1]:
+            if sub & ~mask:
+                continue  # not a part of this set
+            rest = mask ^ sub
+            if v_closed is not None:
+                r = best_closed[rest]
+                if r > neg and v_closed + r > b_closed:
+                    b_closed, h_closed = v_closed + r, sub
+                if v_closed + best_any[rest] > b_any:
+                    b_any, h_any = v_closed + best_any[rest], (sub, True)
+            if v_open is not None and v_open + best_any[rest] > b_any:
+                b_any, h_any = v_open + best_any[rest], (sub, False)
+        best_any[mask], best_closed[mask] = b_any, b_closed
+        how_any[mask], how_closed[mask] = h_any, h_closed
     parts: list[tuple[int, bool]] = []
     mask = full
     if best_closed[full] > neg and best_closed[full] + 1 > best_any[full]:
@@ -264,6 +314,9 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
         total, all_closed = best_any[full], False
     monsters = []
     for sub, closed in parts:
+        if not sub & (sub - 1):  # one card alone
+            monsters.append(_alone(deck, ids[sub.bit_length() - 1], closed))
+            continue
         members_ids = [ids[i] for i in range(n) if sub >> i & 1]
         pl = _assign(deck, members_ids, closable[sub] if closed else connectable[sub])
         value = val_closed[sub] if closed else val_open[sub]
@@ -272,18 +325,37 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     return Build(tuple(monsters), total, all_closed)
 
 
+def _alone(deck: Sequence[Card], card: int, closed: bool) -> Monster:
+    """A card laid alone as a monster of the best build (Monsters are immutable:
+    one per card is shared by every build)."""
+    table = _card_info(deck)
+    cache = _INFO[id(deck)][2]
+    got = cache.get((card, closed))
+    if got is None:
+        shape, _, _, alone_open, alone_closed = table[card]
+        value = alone_closed if closed and alone_closed is not None else alone_open
+        pl = (Placement(card, 0, 0, shape[0] != deck[card].orients[0]),)
+        got = cache[(card, closed)] = Monster((card,), pl, closed, value)
+    return got
+
+
 def flat_build(
     deck: Sequence[Card], ids: Sequence[int], doubling_ignores_colour: bool = False
 ) -> Build:
     """Every card laid on its own, no connections (each card its own monster)."""
+    info = _card_info(deck)
     monsters = []
+    total = 0
+    all_closed = True
     for x, i in enumerate(sorted(ids)):
-        c = deck[i]
-        closed = not any(c.orients[0] >> b & 1 for b in range(12))
-        v = monster_value([c], closed, doubling_ignores_colour)
+        _, _, _, alone_open, alone_closed = info[i]
+        closed = alone_closed is not None
+        v = alone_closed if alone_closed is not None else alone_open
         monsters.append(Monster((i,), (Placement(i, 2 * x, 0),), closed, v))
-    all_closed = bool(monsters) and all(m.closed for m in monsters)
-    return Build(tuple(monsters), sum(m.value for m in monsters) + int(all_closed), all_closed)
+        total += v
+        all_closed = all_closed and closed
+    all_closed = bool(monsters) and all_closed
+    return Build(tuple(monsters), total + int(all_closed), all_closed)
 
 
 # ------------------------------------------------------------ final scoring
