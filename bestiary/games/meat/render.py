@@ -145,6 +145,25 @@ def _cards_table(title: str, names: Sequence[str]) -> Table:
     return t
 
 
+def _leaders_table(view: Mapping[str, Any]) -> Table:
+    """The leaders to choose from, what each does and who has taken it."""
+    t = Table(title=Text(_("Leaders (a leader's ability lasts the whole game)")), expand=False)
+    t.add_column(_("leader"))
+    t.add_column(_("what it does"))
+    t.add_column(_("taken by"))
+    taken = {lead: s for s, lead in enumerate(view["leaders"]) if lead}
+    for name, rec in _catalog_by_name().items():
+        if "cost" in rec:
+            continue  # a card, not a leader
+        who = taken.get(name)
+        t.add_row(
+            Text(name),
+            Text(str(rec.get("text", ""))),
+            Text(_who(view, who) if who is not None else "—"),
+        )
+    return t
+
+
 def _names(view: Mapping[str, Any]) -> list[str] | None:
     names = view.get("names")
     return list(names) if isinstance(names, list | tuple) else None
@@ -331,6 +350,8 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
             if ability:
                 line.append(f" — {ability}", style="dim")
             parts.append(line)
+    if view["phase"] == "leaders":
+        parts.append(_leaders_table(view))
     if view["draft_row"]:
         parts.append(_cards_table(_("Draft row"), view["draft_row"]))
     for s, cards in view["hands"].items():
