@@ -213,6 +213,47 @@ def test_the_cli_speaks_polish_when_asked_and_english_otherwise() -> None:
     assert "seat 0 (you)" in en and "miejsce 0 (ty)" in pl
 
 
+def test_help_is_polish_with_lang_before_the_command() -> None:
+    import os
+    import subprocess
+
+    exe = Path(sys.executable).with_name("bestiary")
+    env = {**os.environ, "BESTIARY_LANG": "en", "COLUMNS": "200"}
+    pl = subprocess.run(
+        [str(exe), "--lang", "pl", "play", "--help"], capture_output=True, text=True, env=env
+    )
+    en = subprocess.run([str(exe), "play", "--help"], capture_output=True, text=True, env=env)
+    assert pl.returncode == en.returncode == 0
+    assert "Zagraj w terminalu z botami" in pl.stdout and "ziarno losowania" in pl.stdout
+    assert "Play a game in the terminal against bots" in en.stdout
+    assert "random seed (default: a random one)" in en.stdout
+
+
+def test_a_describer_without_names_still_makes_log_lines() -> None:
+    """A game written before describers took the seats' names keeps its log."""
+    from bestiary.cli.history import History
+    from bestiary.engine.protocol import Game
+    from bestiary.server.messages import event_json
+
+    from .engine.toygame import GAME
+
+    class OldStyle(type(GAME)):  # type: ignore[misc]
+        def describe_event(self, event: Any) -> str:  # type: ignore[override]
+            return f"old {event.kind}"
+
+    old: Game = OldStyle()
+    state = old.new(2, seed=1)
+    for _ in range(6):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[0])
+    event = state.events_since(0, None)[0]
+    assert event_json(old, event, ["Ala", "Bolek"])["texts"] == {
+        "en": f"old {event.kind}",
+        "pl": f"old {event.kind}",
+    }
+    assert History(old, ["Ala", "Bolek"]).new_lines(state, None)[0] == f"old {event.kind}"
+
+
 def test_the_language_comes_from_the_environment_without_lang() -> None:
     out = _play([], ["help", "quit"], env={"BESTIARY_LANG": "pl_PL.UTF-8"})
     assert "Co możesz teraz zrobić:" in out

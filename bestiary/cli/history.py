@@ -42,6 +42,11 @@ class History:
         for event in state.events_since(start, seat):
             try:
                 text = self.describe(event, self.names)
+            except TypeError:  # a game written before describers took the seats' names
+                try:
+                    text = self.describe(event)
+                except Exception:
+                    text = event.kind
             except Exception:  # a game's describer must not cost the player the log
                 text = event.kind
             parts = text.splitlines() or [""]

@@ -51,7 +51,10 @@ def describe(game: Game, event: Event, names: Sequence[str] | None = None) -> st
     """The game's readable line for an event in the current language (a plain
     fallback if the hook fails)."""
     try:
-        return str(game.describe_event(event, names))
+        try:
+            return str(game.describe_event(event, names))
+        except TypeError:  # a game written before describers took the seats' names
+            return str(game.describe_event(event))
     except Exception:  # a game's describe hook must not break play
         log.exception("describe_event failed for %s event %s", game.id, event.kind)
         return event.kind
