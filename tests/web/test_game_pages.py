@@ -222,7 +222,7 @@ def test_monster_maker_page_shows_tracks_monsters_dice_hand_and_treasures(
     assert page.evaluate("document.body.dataset.over") == "yes", "the dungeon did not end"
     assert {"corridor", "monster"} <= used, used
     log = page.inner_text("#log")
-    assert "seat 0 plays a" in log and "seat 0 places" in log  # by clicking cards
+    assert "Tester plays a" in log and "Tester places" in log  # by clicking cards
     page.wait_for_selector("#result-panel:not([hidden])")
     # Someone reached or passed the treasure room: a corridor segment drawn.
     assert page.locator(".mm-track .mm-corridor").count() > 0
@@ -382,10 +382,10 @@ def test_teratozoic_page_plans_expression_with_a_live_solver_preview(
     )
     fewer = int(page.locator(".tz-preview .tz-build").get_attribute("data-score") or "-1")
     assert 0 <= fewer <= full  # the solver's best of a subset is no better
-    assert "holds back" not in page.inner_text("#log")  # only a plan so far
+    assert "back, face down" not in page.inner_text("#log")  # only a plan so far
     page.click(".tz-commit")
-    page.wait_for_function("document.querySelector('#log').innerText.includes('holds back')")
-    page.wait_for_function("document.querySelector('#log').innerText.includes('1 face down')")
+    page.wait_for_function("document.querySelector('#log').innerText.includes('back, face down')")
+    page.wait_for_function("document.querySelector('#log').innerText.includes('1 card face down')")
     play_by_clicking(page, 1, lambda p: p.locator("button[data-action='build best']").first)
     page.wait_for_selector(".tz-builds .tz-grid")
     shoot(page, "teratozoic-ends")
@@ -466,7 +466,7 @@ def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, brows
     placed += 1
     assert page.locator(f".tz-placed[data-card='{card}']").count() == 1
     page.wait_for_function(
-        f"document.querySelector('#log').innerText.includes('seat 0 places {name} at ({x}, {y})')"
+        f"document.querySelector('#log').innerText.includes('Tester attaches {name} to monster')"
     )
     page.wait_for_selector("[data-action='build placed']")
     # The live score is the server's scoring tool's answer for this layout:
@@ -485,12 +485,12 @@ def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, brows
 
     page.click(".tz-build-buttons [data-action='build placed']")
     # The server scores the layout as placed: the page's live score.
-    page.wait_for_function("document.querySelector('#log').innerText.includes('seat 0 plays ')")
+    page.wait_for_function("document.querySelector('#log').innerText.includes('Tester plays ')")
     log = page.inner_text("#log")
-    grew = next(line for line in log.splitlines() if "seat 0 plays " in line)
-    assert grew.endswith(f": {live} points"), (grew, live)
+    grew = next(line for line in log.splitlines() if "Tester plays " in line)
+    assert f"scores {live} point" in grew, (grew, live)
     assert name in grew
-    assert log.count("seat 0 places ") == placed
+    assert log.count("Tester starts monster ") + log.count("Tester attaches ") == placed
     # Every placement and the build are moves of the table (with the bot's).
     moves = httpx.get(f"{server}/api/tables/{table}").json()["moves"]
     assert moves >= moves_before + placed + 1
@@ -567,6 +567,7 @@ def seat_states(game_id: str, players: int, seed: int, options: dict[str, Any]) 
 
 RENDER_ALL = """async ([game, states]) => {
   const m = await import(`/static/games/${game}.js`);
+  if (m.catalogReady) await m.catalogReady(); // card names come from the card list
   const root = document.createElement("div");
   root.id = "board";
   document.body.replaceChildren(root);

@@ -221,7 +221,7 @@ function leaderPanel(view, state, api) {
   if (!acts.length) return null;
   return h(
     "div",
-    { class: "meat-leaders" },
+    { class: "meat-leaders", "data-group": "Leader" },
     h("h3", {}, t("Choose your leader: a passive ability for the whole game")),
     h(
       "div",

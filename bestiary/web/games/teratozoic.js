@@ -44,15 +44,20 @@ const GROUPS = [
 const deck = { byId: new Map(), catalog: false, asked: false, last: null };
 
 function askCatalog() {
-  if (deck.asked) return;
-  deck.asked = true;
-  getJSON("/api/games/teratozoic/cards")
+  if (deck.asked) return deck.asked;
+  deck.asked = getJSON("/api/games/teratozoic/cards")
     .then((c) => {
       for (const x of c.cards || []) deck.byId.set(x.id, { ...fromName(x.id, x.name), ...x });
       deck.catalog = true;
       if (deck.last) render(...deck.last);
     })
     .catch(() => {});
+  return deck.asked;
+}
+
+// Resolves once the card list has been asked for (names for the card numbers).
+export function catalogReady() {
+  return askCatalog();
 }
 
 function fromName(id, name) {
