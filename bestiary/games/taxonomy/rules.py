@@ -401,14 +401,15 @@ class TaxonomyState(State):
         kc = self.kc[s] = [0] * self.deck.num_keys
         hk = self.hk[s] = [0] * self.deck.num_keys
         ck = self.ckeys
+        bans, group_of = self.bans[s], self.group_of
         for c in self.hands[s]:
-            if self._usable(s, c):
+            if not bans or group_of[c] not in bans:
                 for k in ck[c]:
                     kc[k] += 1
                     hk[k] += 1
         for _, cards in self.tables[s]:
             for c in cards:
-                if self._usable(s, c):
+                if not bans or group_of[c] not in bans:
                     for k in ck[c]:
                         kc[k] += 1
         self.big[s] = sum(1 for x in kc if x >= 4)
@@ -1036,9 +1037,14 @@ class TaxonomyState(State):
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> TaxonomyState:
+        return self._copy(self.rng.copy())
+
+    def _copy(self, rng: Rng) -> TaxonomyState:
+        """A copy with ``rng`` as its RNG (determinize() gives a fresh one: copying
+        the Mersenne Twister's state would be most of the copy's cost, thrown away)."""
         o = TaxonomyState.__new__(TaxonomyState)
         o.__dict__.update(self.__dict__)
-        o.rng = self.rng.copy()
+        o.rng = rng
         o.log = self.log.copy()
         o.scores = list(self.scores)
         o.bans = [set(b) for b in self.bans]
@@ -1094,8 +1100,7 @@ class TaxonomyState(State):
         Other seats' knowledge is dropped from the sample (it named real cards).
         In a claim window, who is asked is worked out again from the sampled
         hands (reading 22)."""
-        o = self.clone()
-        o.rng = rng.fork()
+        o = self._copy(rng.fork())
         n = self.players
         me = 0 <= seat < n
         known_top: list[int] = []
@@ -1121,7 +1126,7 @@ class TaxonomyState(State):
                 o.roll[c] = 0
                 o.ckeys[c] = self.deck.keys_of[c]
                 o._cc[c] = None
-        rng.shuffle(pool)
+        _shuffle(pool, rng)
         for q in range(n):
             if q == seat:
                 continue
@@ -1242,6 +1247,17 @@ class TaxonomyState(State):
         if self._rr_json is None:
             self._rr_json = [r.to_json(self.deck) for r in self.round_results]
         return self._rr_json
+
+
+def _shuffle(cards: list[int], rng: Rng) -> None:
+    """Fisher-Yates with one float per card: ``random.shuffle`` draws each index
+    through a Python-level rejection loop, most of a determinization's cost.
+    (For a pile of at most a few hundred cards the float's bias is below 2**-44.)
+    The real game's deal still uses ``Rng.shuffle``: records replay unchanged."""
+    rand = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass(frozen=True)
