@@ -1126,7 +1126,7 @@ class TaxonomyState(State):
                 o.roll[c] = 0
                 o.ckeys[c] = self.deck.keys_of[c]
                 o._cc[c] = None
-        _shuffle(pool, rng)
+        rng.shuffle(pool)
         for q in range(n):
             if q == seat:
                 continue
@@ -1247,17 +1247,6 @@ class TaxonomyState(State):
         if self._rr_json is None:
             self._rr_json = [r.to_json(self.deck) for r in self.round_results]
         return self._rr_json
-
-
-def _shuffle(cards: list[int], rng: Rng) -> None:
-    """Fisher-Yates with one float per card: ``random.shuffle`` draws each index
-    through a Python-level rejection loop, most of a determinization's cost.
-    (For a pile of at most a few hundred cards the float's bias is below 2**-44.)
-    The real game's deal still uses ``Rng.shuffle``: records replay unchanged."""
-    rand = rng.random
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rand() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass(frozen=True)
