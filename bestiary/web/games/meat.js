@@ -306,12 +306,12 @@ function sideRow(view, row, state, api) {
     }
     return slot;
   });
-  const destiny = row.destiny.map((d) => h("span", { class: `meat-destiny ${d.status.replace(" ", "-")}`, "data-help": d.card ? cardHelp(d.card) : t("A face-down destiny card."), tabindex: "0" }, d.card ? `${d.card}` : "?", h("small", {}, ` ${t(DSTATUS[d.status] || d.status)}`)));
-  if (pending) for (const d of pending.destiny) destiny.push(h("span", { class: "meat-destiny planned", "data-help": cardHelp(d), tabindex: "0" }, d, h("small", {}, ` ${t("planned")}`)));
+  const destiny = row.destiny.map((d) => h("span", { class: `meat-destiny ${d.status.replace(" ", "-")}`, "data-help": d.card ? cardHelp(d.card) : t("A face-down destiny card."), tabindex: "0" }, d.card ? `${d.card}` : "?", h("small", {}, (" " + t(DSTATUS[d.status] || d.status)))));
+  if (pending) for (const d of pending.destiny) destiny.push(h("span", { class: "meat-destiny planned", "data-help": cardHelp(d), tabindex: "0" }, d, h("small", {}, (" " + t("planned")))));
   return h(
     "div",
     { class: "meat-side" + (mine ? " mine" : ""), "data-seat": row.seat },
-    h("div", { class: "meat-side-name" }, seatName(api, row.seat), row.seat === view.seat ? ` ${t("(you)")}` : ""),
+    h("div", { class: "meat-side-name" }, seatName(api, row.seat), row.seat === view.seat ? (" " + t("(you)")) : ""),
     h("div", { class: "meat-lanes" }, ...lanes),
     h("div", { class: "meat-destinies" }, h("span", { class: "muted" }, t("destiny:") + " "), destiny.length ? destiny : h("span", { class: "muted" }, t("none"))),
   );
@@ -326,8 +326,8 @@ function battlefield(view, state, api) {
 function stackPanel(view, api) {
   if (!view.stack.length) return null;
   const items = [...view.stack].reverse().map((s, i) => {
-    const target = s.target_card ? t("answers {card}", { card: s.target_card }) : s.target >= 0 ? `→ ${seatName(api, Math.floor(s.target / 3))}, ${t(LANE_NAME[LANES[s.target % 3]])}` : "";
-    return h("li", { class: i === 0 ? "top" : "", "data-help": cardHelp(s.card) }, h("strong", {}, s.card), ` ${t("by {name}", { name: seatName(api, s.seat) })} `, target, i === 0 ? h("span", { class: "meat-badge" }, t("resolves first")) : "");
+    const target = s.target_card ? t("answers {card}", { card: s.target_card }) : s.target >= 0 ? "→ " + seatName(api, Math.floor(s.target / 3)) + ", " + t(LANE_NAME[LANES[s.target % 3]]) : "";
+    return h("li", { class: i === 0 ? "top" : "", "data-help": cardHelp(s.card) }, h("strong", {}, s.card), (" " + t("by {name}", { name: seatName(api, s.seat) }) + " "), target, i === 0 ? h("span", { class: "meat-badge" }, t("resolves first")) : "");
   });
   return h("div", { class: "meat-stack" }, h("h3", {}, t("The instant stack (top first)")), h("ol", {}, ...items));
 }
@@ -380,7 +380,7 @@ function handPanel(view, state, api) {
   return h(
     "div",
     { class: "meat-hand" },
-    h("h3", {}, t("Your hand ({n})", { n: hand.length }), laid ? h("span", { class: "muted" }, ` — ${t("{n} laid face down this Tactics phase", { n: laid })}`) : ""),
+    h("h3", {}, t("Your hand ({n})", { n: hand.length }), laid ? h("span", { class: "muted" }, (" — " + t("{n} laid face down this Tactics phase", { n: laid }))) : ""),
     h("div", { class: "cards" }, ...cards),
   );
 }

@@ -195,7 +195,7 @@ export function parseLabel(label, spells) {
 
 function cardOf(c, opts = {}) {
   const kind = t(KIND_NAME[c.kind] || c.kind);
-  const title = c.kind === "monster" ? `${kind} · ${t(MTYPE_NAME[c.mtype] || c.mtype)}` : kind;
+  const title = c.kind === "monster" ? kind + " · " + t(MTYPE_NAME[c.mtype] || c.mtype) : kind;
   return card({
     name: c.name,
     type: title,
@@ -371,7 +371,7 @@ function playerRow(p, view, api, turn) {
   return h(
     "div",
     { class: "mm-player" + (mine ? " mine" : "") + (turn ? " turn" : "") + (placeHere ? " target" : ""), "data-seat": p.seat },
-    h("div", { class: "mm-who" }, h("strong", {}, seatName(api, p.seat)), mine ? ` ${t("(you)")}` : "", " ", ...badges, placeHere ? " " : "", placeHere),
+    h("div", { class: "mm-who" }, h("strong", {}, seatName(api, p.seat)), mine ? (" " + t("(you)")) : "", " ", ...badges, placeHere ? " " : "", placeHere),
     h("div", { class: "mm-row" }, track(p, view), h("div", { class: "mm-distance" }, distanceText(p, view))),
     h(
       "div",
@@ -394,7 +394,7 @@ function treasuresPanel(view) {
   const carried = view.my_treasures.map((tr) => treasureChip(tr, false, mine.open_treasures.includes(tr) ? t("everyone sees it") : t("only you see it")));
   const banked = bankedChips(mine);
   const parts = [h("h3", {}, t("Your treasures"))];
-  if (carried.length) parts.push(h("p", { class: "mm-carried" }, t("Carried (gold once you are home):"), " ", ...carried, h("span", { class: "muted" }, ` ${tn("({n} hidden from the others)", "({n} hidden from the others)", mine.hidden_treasures)}`)));
+  if (carried.length) parts.push(h("p", { class: "mm-carried" }, t("Carried (gold once you are home):"), " ", ...carried, h("span", { class: "muted" }, (" " + tn("({n} hidden from the others)", "({n} hidden from the others)", mine.hidden_treasures)))));
   if (banked.length) parts.push(h("p", { class: "mm-banked-mine" }, t("Banked:"), " ", ...banked));
   if (!carried.length && !banked.length) {
     const hint = mine.status === "outward" ? t("none yet — reach the treasure room ({n}p) to draw one", { n: view.treasure_room }) : t("none");
@@ -425,7 +425,7 @@ function battleResult(ev, api) {
   return h(
     "div",
     { class: "mm-battle-result " + (d.won ? "won" : "lost") },
-    h("div", {}, head, " ", die(d.total), d.penalty ? ` ${t("(−{n} princess)", { n: d.penalty })}` : ""),
+    h("div", {}, head, " ", die(d.total), d.penalty ? (" " + t("(−{n} princess)", { n: d.penalty })) : ""),
     h("ul", { class: "mm-party" }, ...party),
   );
 }
@@ -488,8 +488,8 @@ export function finalPanel(view, api, result) {
     const g = f.gold[s];
     const detail = (f.detail && f.detail[s]) || [];
     const worth = detail.map(([name, gold]) => `${name} (${gold})`).join(", ");
-    const head = byWins ? `${seatName(api, s)}: ${tn("{n} dungeon won", "{n} dungeons won", f.scores[s])}, ${t("{gold} gold", { gold: g })}` : `${seatName(api, s)}: ${t("{gold} gold", { gold: g })}`;
-    return h("li", { class: winners.has(s) ? "winner" : "" }, head, winners.has(s) ? ` ★ ${t("winner")}` : "", worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
+    const head = byWins ? seatName(api, s) + ": " + tn("{n} dungeon won", "{n} dungeons won", f.scores[s]) + ", " + t("{gold} gold", { gold: g }) : seatName(api, s) + ": " + t("{gold} gold", { gold: g });
+    return h("li", { class: winners.has(s) ? "winner" : "" }, head, winners.has(s) ? (" ★ " + t("winner")) : "", worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
   };
   const order = f.gold.map((_, s) => s).sort((a, b) => (byWins ? (f.scores[b] || 0) - (f.scores[a] || 0) : 0) || f.gold[b] - f.gold[a] || a - b);
   const m = /^(\d+) dungeons? played$/.exec(f.reason || "");
@@ -543,7 +543,7 @@ export function render(root, state, api) {
       h(
         "div",
         { class: "mm-hand" },
-        h("h3", {}, tn("Your hand ({n} card)", "Your hand ({n} cards)", cards.length), h("span", { class: "muted" }, ` — ${t("click a card to use it; hover or long-press it to read it")}`)),
+        h("h3", {}, tn("Your hand ({n} card)", "Your hand ({n} cards)", cards.length), h("span", { class: "muted" }, (" — " + t("click a card to use it; hover or long-press it to read it")))),
         h(
           "div",
           { class: "cards" },

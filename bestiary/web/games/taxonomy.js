@@ -189,7 +189,7 @@ export function render(root, state, api) {
         h(
           "div",
           { class: "tx-group" },
-          h("div", { class: "tx-key" }, h("strong", {}, key), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, ` ${t("of {n} in the deck", { n: v.key_sizes[key] })}`) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, ` ${t("(orphan)")}`) : ""),
+          h("div", { class: "tx-key" }, h("strong", {}, key), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, (" " + t("of {n} in the deck", { n: v.key_sizes[key] }))) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, (" " + t("(orphan)"))) : ""),
           h(
             "div",
             { class: "cards" },
@@ -209,7 +209,7 @@ export function render(root, state, api) {
           ),
         ),
       );
-    parts.push(h("h3", {}, t("Your hand ({n})", { n: v.hand.length }) + (legal.size && [...legal].some((a) => a.startsWith("discard ")) ? ` — ${t("click a card to discard it")}` : "")), h("div", { class: "tx-hand" }, ...rows));
+    parts.push(h("h3", {}, t("Your hand ({n})", { n: v.hand.length }) + (legal.size && [...legal].some((a) => a.startsWith("discard ")) ? (" — " + t("click a card to discard it")) : "")), h("div", { class: "tx-hand" }, ...rows));
   }
 
   // -- honest peeks ---------------------------------------------------------------

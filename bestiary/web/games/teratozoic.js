@@ -137,7 +137,7 @@ function endsOf(c, turned) {
 // One card as a tile at (gx, gy) of an SVG: its value, its part and its ends.
 function drawTile(g, info, turned, gx, gy) {
   const col = COLOUR[info.colour] || "#777";
-  g.append(svg("title", {}, `${info.name}${turned ? ` ${t("(turned)")}` : ""}`));
+  g.append(svg("title", {}, info.name + (turned ? " " + t("(turned)") : "")));
   g.append(svg("rect", { x: gx + 1, y: gy + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: "#fffdf6", stroke: col, "stroke-width": 3 }));
   g.append(svg("text", { x: gx + CELL / 2, y: gy + 27, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: col }, String(info.value)));
   g.append(svg("text", { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": 8.5, fill: "#333" }, (info.part || "").slice(0, 12)));
@@ -153,7 +153,7 @@ function drawTile(g, info, turned, gx, gy) {
 function tile(id, turned) {
   const info = cardInfo(id);
   const s = svg("svg", { width: CELL, height: CELL, viewBox: `0 0 ${CELL} ${CELL}`, class: "tz-tile", role: "img" });
-  s.setAttribute("aria-label", `${info.name}${turned ? ` ${t("(turned)")}` : ""}`);
+  s.setAttribute("aria-label", info.name + (turned ? " " + t("(turned)") : ""));
   const g = svg("g", { class: "tz-cell", "data-card": id, "data-help": cardHelp(id) });
   drawTile(g, info, turned, 0, 0);
   s.append(g);
@@ -221,7 +221,7 @@ function playersTable(view, api) {
   const rows = view.players.map((p) => {
     let state = p.eliminated ? t("eliminated") : p.competing ? t("competing") : view.phase === "over" ? "" : t("out of this generation");
     if (view.winner === p.seat) state = t("dominates this generation");
-    if (p.final) state = tn("final: {n} card in monsters", "final: {n} cards in monsters", p.final.cards) + (p.final.exact === false ? ` ${t("(not proven the largest)")}` : "");
+    if (p.final) state = tn("final: {n} card in monsters", "final: {n} cards in monsters", p.final.cards) + (p.final.exact === false ? " " + t("(not proven the largest)") : "");
     return h(
       "tr",
       { class: (p.seat === view.seat ? "mine " : "") + (view.winner === p.seat ? "winner" : ""), "data-seat": p.seat },
@@ -437,8 +437,8 @@ function handPanel(view, state, api) {
           },
           holds.length ? t("Hold back {held} and express {n}", { held: holds.length, n: toExpress.length }) : t("Express all {n}", { n: toExpress.length }),
         ),
-        preview === "wait" ? h("span", { class: "muted" }, ` ${t("scoring…")}`) : "",
-        preview === "none" ? h("span", { class: "muted" }, ` ${t("(no score preview from the server)")}`) : "",
+        preview === "wait" ? h("span", { class: "muted" }, (" " + t("scoring…"))) : "",
+        preview === "none" ? h("span", { class: "muted" }, (" " + t("(no score preview from the server)"))) : "",
       ),
     );
     if (preview && typeof preview === "object") box.append(h("div", { class: "tz-preview" }, buildGrid(preview, t("If you express these {n}: the solver's best build", { n: toExpress.length }))));
@@ -694,7 +694,7 @@ function placingPanel(view, state, api) {
       : typeof live === "number"
         ? h("strong", { class: "tz-live", "data-score": live }, tn("{n} point", "{n} points", live))
         : h("span", { class: "tz-live muted", "aria-busy": String(live === "wait") }, live === "wait" ? "…" : "—"),
-    h("span", { class: "muted" }, ` ${t("if built now (cards not placed lie apart)")} · `),
+    h("span", { class: "muted" }, (" " + t("if built now (cards not placed lie apart)") + " · ")),
     t("the solver's best:") + " ",
     best && typeof best === "object" ? h("strong", { class: "tz-hint", "data-score": best.score }, tn("{n} point", "{n} points", best.score)) : h("span", { class: "muted" }, best === "wait" ? t("scoring…") : "—"),
   );
@@ -778,9 +778,9 @@ export function render(root, state, api) {
             {},
             h("strong", {}, seatName(api, p.seat)),
             ": " + tn("{n} card in monsters", "{n} cards in monsters", p.final.cards),
-            p.final.monsters && Object.keys(p.final.monsters).length ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => `${t(COLOUR_NAME[k] || k)} ${v}`).join(", ")})`) : "",
+            p.final.monsters && Object.keys(p.final.monsters).length ? h("span", { class: "muted" }, ` (${Object.entries(p.final.monsters).map(([k, v]) => t(COLOUR_NAME[k] || k) + " " + v).join(", ")})`) : "",
             // The solver ran out of its search budget: say so, never pass it off as proven.
-            p.final.exact === false ? h("span", { class: "tz-inexact", title: t("the search stopped before proving this is the largest") }, ` — ${t("not proven the largest possible (search budget ran out)")}`) : "",
+            p.final.exact === false ? h("span", { class: "tz-inexact", title: t("the search stopped before proving this is the largest") }, (" — " + t("not proven the largest possible (search budget ran out)"))) : "",
           ),
         ),
       ),
