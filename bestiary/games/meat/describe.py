@@ -396,6 +396,15 @@ def _line(e: Event, names: Names) -> str:
         return _by(text, src)
     if k == "battle":
         return _("Battle! Creatures strike the creatures facing them")
+    if k == "reflex":
+        cards = list(d.get("cards") or [])
+        return _.ngettext(
+            "REFLEX: {cards} strikes first", "REFLEX: {cards} strike first", len(cards)
+        ).format(cards=and_list([str(c) for c in cards]))
+    if k == "unopposed":
+        return _("{creature} has no creature opposite and does not attack").format(
+            creature=creature(d.get("card"), d["slot"], names)
+        )
     if k == "summary":
         return _summary(d, names)
     if k == "game_over":

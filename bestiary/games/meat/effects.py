@@ -139,37 +139,42 @@ def apply_to_creature(state: MeatState, e: Effect, slot: int, toxin: bool, sourc
     if iid < 0:
         return
     do = e.do
+    log = state.log.enabled  # events are built only when someone reads them
     if do == "damage":
         state.hurt(slot, e.amount, toxin, source)
     elif do == "heal":
         healed = min(e.amount, state.dmg[iid])
         state.dmg[iid] -= healed
-        state.log.emit(
-            "healed", slot=slot, card=state.shown_name(slot), amount=healed, source=source
-        )
+        if log:
+            state.log.emit(
+                "healed", slot=slot, card=state.shown_name(slot), amount=healed, source=source
+            )
     elif do == "buff":
         state.atk_mod[iid] += e.attack
         state.def_mod[iid] += e.defence
-        state.log.emit(
-            "buffed",
-            slot=slot,
-            card=state.shown_name(slot),
-            attack=e.attack,
-            defence=e.defence,
-            source=source,
-        )
+        if log:
+            state.log.emit(
+                "buffed",
+                slot=slot,
+                card=state.shown_name(slot),
+                attack=e.attack,
+                defence=e.defence,
+                source=source,
+            )
     elif do == "grant":
         state.kw_extra[iid] |= e.keyword
-        state.log.emit(
-            "granted",
-            slot=slot,
-            card=state.shown_name(slot),
-            keyword=keyword_names(e.keyword)[0],
-            source=source,
-        )
+        if log:
+            state.log.emit(
+                "granted",
+                slot=slot,
+                card=state.shown_name(slot),
+                keyword=keyword_names(e.keyword)[0],
+                source=source,
+            )
     elif do == "destroy":
         state.doomed[iid] = True
-        state.log.emit("destroyed", slot=slot, card=state.shown_name(slot), source=source)
+        if log:
+            state.log.emit("destroyed", slot=slot, card=state.shown_name(slot), source=source)
     elif do == "move":
         state.move(slot, e.lane, source)
     elif do == "return":

@@ -1179,6 +1179,7 @@ class MeatState(State):
 
     def _strike(self, reflex: bool) -> None:
         hits: list[tuple[int, int, bool, str]] = []
+        idle: list[int] = []  # creatures with nobody opposite (for the log)
         f = self.field
         for slot in range(self.players * 3):
             iid = f[slot]
@@ -1189,6 +1190,7 @@ class MeatState(State):
                 continue
             o = fx.opposite(slot)
             if f[o] < 0:
+                idle.append(slot)
                 continue  # nobody opposite: no attack
             a = self.attack(slot)
             if a <= 0:
@@ -1198,6 +1200,12 @@ class MeatState(State):
                 aims += [b for b in fx.beside(o) if f[b] >= 0]
             for t in aims:
                 hits.append((t, a, bool(kw & TOXIN), self.name(iid)))
+        if self.log.enabled:
+            # The whole battle in the log: who strikes first, who has nobody to fight.
+            if reflex and hits:
+                self.log.emit("reflex", cards=sorted({src for _, _, _, src in hits}))
+            for slot in idle:
+                self.log.emit("unopposed", slot=slot, card=self.shown_name(slot))
         for t, a, tox, src in hits:
             self.hurt(t, a, tox, src)
         self.settle()
