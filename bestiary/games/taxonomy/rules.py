@@ -1,4 +1,4 @@
-"""Monster Girl Taxonomy: the State (turn flow, claims, natures, rounds).
+"""Monster Girl Taxonomy: the State — rounds, the turn, and the protocol.
 
 The turn, as the rulebook says it: "Each turn a player draws one card from
 the pile in the middle and discards 1 from his hand. Each player must always
@@ -6,58 +6,42 @@ have 8 cards [...] either by discarding the excess, or by drawing up to 8
 from the middle." Readings of the unclear parts are in RULES.md (numbered
 as in the issue) and quoted where they are implemented.
 
-Effects (the natures of discarded and drawn cards) go through one FIFO
-queue; an effect that needs a decision (an aggressive target, a duel, an
-impatient extra draw) stops the queue until it is made. When the queue is
-empty the hand-size rule applies: more than 8 -> the owner discards (and
-may declare a win or table a drawn card); fewer -> a draw; exactly 8 -> the
-turn ends and the claim window for the top discard opens.
+The state is built in layers, one module each, importing downward only:
+
+- ``phases.py``: the phase names and their table (who acts, what ends it);
+- ``board.py``: the cards in every zone, the counts, what seats know;
+- ``natures.py``: drawing, discarding and the effect queue of natures;
+- ``claims.py``: the claim window on a discard;
+- this module: rounds, the turn, legal moves and ``apply``, copies and
+  determinization; ``view.py`` cuts what each seat sees.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...engine.errors import BadInput, BadOptions, IllegalAction, NotYourTurn
 from ...engine.events import EventLog
-from ...engine.protocol import Game, Result, State
+from ...engine.protocol import Game, Result
 from ...engine.rng import Rng
-from ...engine.ruleset import Ruleset, option
 from .actions import (
     ATTACK,
-    CLAIM,
     DISCARD,
     DRAW,
-    KEEP,
     NO_ATTACK,
     PASS,
     RPS,
-    RPS_NAMES,
     STOP,
     TABLE,
     WIN,
     Move,
     moves_for,
 )
-from .cards import (
-    AGGRESSIVE,
-    CHEERFUL,
-    HONEST,
-    IMPATIENT,
-    LOYAL,
-    MEAN,
-    MISC,
-    NATURE_BIT,
-    PROUD,
-    Deck,
-    load_deck,
-    natures_of_mask,
-)
-from .scoring import HAND_SIZE, Score, ScoringTable, best_score
-from .scoring_file import load_scoring
-from .view import (
+from .board import RoundResult
+from .cards import MISC
+from .claims import Claims
+from .phases import (
     ATTACK_CHOICE,
     CLAIM_WINDOW,
     DECLARE,
@@ -65,62 +49,15 @@ from .view import (
     IMPATIENT_CHOICE,
     MAIN,
     OVER,
-    seat_view,
 )
+from .ruleset import TaxonomyRules
+from .scoring import HAND_SIZE, Score
+from .view import seat_view
 
-# Effect queue items: (effect, card).
-E_AGG, E_CHEER, E_MEAN, E_PROUD, E_HONEST, E_IMPATIENT = range(6)
-_DISCARD_EFFECTS = ((AGGRESSIVE, E_AGG), (CHEERFUL, E_CHEER), (MEAN, E_MEAN), (PROUD, E_PROUD))
-_DISCARD_NATURES = AGGRESSIVE | CHEERFUL | MEAN | PROUD
-
-
-@dataclass(frozen=True)
-class TaxonomyRules(Ruleset):
-    rounds: int = option(4, "rounds in a game (rules v0.2: 3-4; v0.1: one)", choices=(1, 3, 4))
-    claim_priority: str = option(
-        "turn-order",
-        "several claimants: the first in turn order after the discarder, or a random one",
-        choices=("turn-order", "random"),
-    )
-    rps_ties: str = option(
-        "repeat",
-        "a rock-paper-scissors tie: play again, or nobody loses a turn",
-        choices=("repeat", "no-loser"),
-    )
-    loyal: bool = option(True, "loyal monsters cannot be claimed (v0.2)")
-    beastman_orphans: bool = option(
-        True, "Beastman monsters alone in their family form their own orphan set (v0.2)"
-    )
-    orphan_eight: str = option(
-        "seven-plus-one",
-        "the 12-point set: 7 orphans and one other monster (v0.2) or 8 orphans (v0.1)",
-        choices=("seven-plus-one", "eight"),
-    )
-    peek: int = option(3, "cards an honest monster lets you look at on a draw", choices=(1, 2, 3))
-    cards: str = option("", "card file (CSV) to use instead of the shipped monsters.csv", path=True)
-    scoring: str = option(
-        "", "scoring table (TOML) to use instead of the shipped data/scoring.toml", path=True
-    )
-    claim_window: str = option(
-        "eligible",
-        "who answers a discard: the seats that may claim it (as at the table), or every "
-        "other seat, claim or pass (no timing signal: RL, tournaments)",
-        choices=("eligible", "all"),
-    )
-
-    def validate(self) -> None:
-        # A malformed card file or scoring table is reported when the option is given.
-        load_deck(self.cards, self.beastman_orphans)
-        load_scoring(self.scoring)
-
-    def deck(self) -> Deck:
-        return load_deck(self.cards, self.beastman_orphans)
-
-    def scoring_table(self) -> ScoringTable:
-        return load_scoring(self.scoring)
+__all__ = ["RoundResult", "TaxonomyRules", "TaxonomyState"]
 
 
-class TaxonomyState(State):
+class TaxonomyState(Claims):
     """One game of Monster Girl Taxonomy.
 
     ``view(seat)`` returns a JSON-safe dict with exactly these keys:
@@ -379,265 +316,7 @@ class TaxonomyState(State):
         if self.log.enabled:
             self.log.emit("game_over", scores=list(self.scores), winners=winners)
 
-    # ------------------------------------------------------------------ counts
-    # kc[s][k]: the cards of key k that s holds (hand and table sets; a banned
-    # type counts for nothing); hk[s][k]: those in hand; big[s]: the keys held
-    # 4 or more times; tabled[s]: the cards in s's table sets; threes[k]: the
-    # seats holding 3 or more of key k in hand (who might claim it). _draw and
-    # _discard keep them card by card (the hot path); _recount counts again
-    # after any other change (a claim, a tabled card, a ban).
-    def _usable(self, s: int, c: int) -> bool:
-        bans = self.bans[s]
-        return not bans or self.deck.group_of[c] not in bans
-
-    def _recount(self, s: int) -> None:
-        """Count again every key of ``s`` (hand and table) after a change that
-        is not one card in or out: a claim, a tabled card, a ban."""
-        self.tabled[s] = sum(len(cs) for _, cs in self.tables[s])
-        threes = self.threes
-        for k, x in enumerate(self.hk[s]):
-            if x >= 3:
-                threes[k] -= 1
-        kc = self.kc[s] = [0] * self.deck.num_keys
-        hk = self.hk[s] = [0] * self.deck.num_keys
-        ck = self.ckeys
-        bans, group_of = self.bans[s], self.group_of
-        for c in self.hands[s]:
-            if not bans or group_of[c] not in bans:
-                for k in ck[c]:
-                    kc[k] += 1
-                    hk[k] += 1
-        for _, cards in self.tables[s]:
-            for c in cards:
-                if not bans or group_of[c] not in bans:
-                    for k in ck[c]:
-                        kc[k] += 1
-        self.big[s] = sum(1 for x in kc if x >= 4)
-        for k, x in enumerate(hk):
-            if x >= 3:
-                threes[k] += 1
-
-    def _excess(self, s: int) -> int:
-        """Cards ``s`` holds beyond 8, hand and table sets together (reading 4)."""
-        return len(self.hands[s]) + self.tabled[s] - HAND_SIZE
-
-    def _table_count(self, s: int) -> int:
-        return self.tabled[s]  # kept by _recount, which every change of a table calls
-
-    # ------------------------------------------------------------------ knowledge
-    # What each seat knows of hidden cards through honest monsters (reading 23),
-    # kept so that determinize() resamples only the rest. A card move pays one
-    # set lookup (``watched``: the cards someone knows the place of; it may hold
-    # stale cards, which only cost a no-op update). ``knows``: someone learned
-    # something this round.
-    def _forget_all(self) -> None:
-        self.knows = False
-        n = self.players
-        # kstock[s]: cards s peeked that are still on top of the stock, top first.
-        self.kstock: list[list[int]] = [[] for _ in range(n)]
-        # khand[s][q]: cards s knows are in q's hand (seen, or peeked then drawn by q).
-        self.khand: list[dict[int, set[int]]] = [{} for _ in range(n)]
-        self.watched: set[int] = set()
-
-    def _learn(self) -> None:
-        self.knows = True
-
-    def _drawn_from_stock(self, q: int, c: int) -> None:
-        """``q`` drew the top card ``c``: the peeked cards below move up, and a
-        seat that had peeked at ``c`` now knows it is in ``q``'s hand."""
-        known = False
-        for s, ks in enumerate(self.kstock):
-            if not ks:
-                continue
-            if ks[0] != c:
-                ks.clear()  # not the top any more (a sampled state): forget it
-                continue
-            del ks[0]
-            if s != q:
-                self.khand[s].setdefault(q, set()).add(c)
-                known = True
-        if not known:
-            self.watched.discard(c)
-
-    def _left_hand(self, q: int, c: int) -> None:
-        """``c`` left ``q``'s hand in public (discarded, set aside, laid, tabled)."""
-        for d in self.khand:
-            known = d.get(q)
-            if known:
-                known.discard(c)
-        self.watched.discard(c)
-
-    # ------------------------------------------------------------------ natures
-    def _roll(self, c: int, to: Sequence[int] | None) -> None:
-        """ "Roll 2 20 wall dice and subtract 4 [...] The result after the
-        subtraction indicates what nature this monster has." Rolls outside the
-        list are rolled again; the result holds until the deck is reshuffled."""
-        table = self.deck.natures
-        while True:
-            r = self.rng.roll(table.dice)
-            nature = table.nature_of_roll(r)
-            if nature is not None:
-                break
-        bit = NATURE_BIT.get(nature, 0)
-        self.nat[c] = (self.nat[c] & ~MISC) | bit
-        self.roll[c] = r
-        self._cc[c] = None
-        if bit == CHEERFUL and self.deck.cheerful_key not in self.ckeys[c]:
-            self.ckeys[c] = (*self.ckeys[c], self.deck.cheerful_key)
-        if self.log.enabled:
-            self.log.emit("rolled", to=to, card=self.deck.names[c], roll=r, nature=nature)
-
-    def _draw(self, s: int) -> bool:
-        """Draw the top of the stock (False: the stock ran out and the round ended)."""
-        stock = self.stock
-        if not stock:
-            # Reading 6: "The stock running out ends the round with no winner."
-            self._end_round(None, None, "the stock ran out")
-            return False
-        c = stock.pop()
-        if c in self.watched:
-            self._drawn_from_stock(s, c)
-        m = self.nat[c]
-        if m & MISC:
-            self._roll(c, [s])
-            m = self.nat[c]
-        self.hands[s].append(c)
-        bans = self.bans[s]
-        if not bans or self.group_of[c] not in bans:  # a banned type is not collected
-            kc, hk = self.kc[s], self.hk[s]
-            for k in self.ckeys[c]:
-                hk[k] += 1
-                if hk[k] == 3:
-                    self.threes[k] += 1
-                kc[k] += 1
-                if kc[k] == 4:
-                    self.big[s] += 1
-        self.drawn.append(c)
-        self.fresh_draw = True
-        if self.log.enabled:
-            self.log.emit("drew", to=[s], seat=s, card=self._card(c))
-            self.log.emit("drew", to=[o for o in range(self.players) if o != s], seat=s)
-        if m & (HONEST | IMPATIENT):
-            if m & HONEST:
-                self.queue.append((E_HONEST, c))
-            if m & IMPATIENT:
-                self.queue.append((E_IMPATIENT, c))
-        return True
-
-    def _discard(self, s: int, c: int, why: str) -> None:
-        """Discard ``c`` from the hand of ``s``; its natures join the effect queue."""
-        self.hands[s].remove(c)
-        if c in self.watched:
-            self._left_hand(s, c)
-        bans = self.bans[s]
-        if not bans or self.group_of[c] not in bans:
-            kc, hk = self.kc[s], self.hk[s]
-            for k in self.ckeys[c]:
-                hk[k] -= 1
-                if hk[k] == 2:
-                    self.threes[k] -= 1
-                kc[k] -= 1
-                if kc[k] == 3:
-                    self.big[s] -= 1
-        m = self.nat[c]
-        if m & PROUD:
-            # "Set the proud monster aside so that you can see what type you can no longer collect."
-            self.aside[s].append(c)
-        else:
-            self.discards.append(c)
-            self.last_discard = c
-        if self.log.enabled:
-            self.log.emit("discarded", seat=s, card=self._card(c), why=why, aside=bool(m & PROUD))
-        if m & _DISCARD_NATURES:
-            for bit, effect in _DISCARD_EFFECTS:
-                if m & bit:
-                    self.queue.append((effect, c))
-
-    def _run(self) -> None:
-        """Resolve queued effects until a decision is needed or the turn ends."""
-        s = self.actor
-        q = self.queue
-        epoch = self.epoch
-        hand = self.hands[s]
-        while True:
-            if q:
-                effect, c = q.pop(0)
-                if effect == E_AGG:
-                    # "when discarded, such a monster can be sent to another player"
-                    self.attack_card = c
-                    self._set_phase(ATTACK_CHOICE, (s,))
-                    return
-                if effect == E_CHEER:
-                    # "After discarding 1 merry monster, you must discard them all."
-                    for o in [x for x in self.hands[s] if self.nat[x] & CHEERFUL]:
-                        if o in self.hands[s]:
-                            self._discard(s, o, "cheerful")
-                elif effect == E_MEAN:
-                    # "causes him to have to discard an additional random card"
-                    hand = self.hands[s]
-                    if hand:
-                        self._discard(s, hand[self.rng.randrange(len(hand))], "mean")
-                elif effect == E_PROUD:
-                    self._proud(s, c)
-                elif effect == E_HONEST:
-                    self._peek(s)
-                elif effect == E_IMPATIENT and self.stock:
-                    # "when you draw an impatient monster, you can immediately draw another card"
-                    self._set_phase(IMPATIENT_CHOICE, (s,))
-                    return
-                if self._over or self.epoch != epoch:
-                    return  # the effect ended the turn (or the round)
-                continue
-            # Reading 4: whenever effects finish, hand + table sets is 8.
-            total = len(hand) + self.tabled[s]
-            if total > HAND_SIZE:
-                self.phase, self._to_act, self._legal = MAIN, (s,), None
-                return
-            if total < HAND_SIZE:
-                if not self._draw(s):
-                    return
-                continue
-            if self.fresh_draw and self.big[s] and self._score(s) is not None:
-                # Reading 2: a win may be declared after drawing, and a draw that
-                # refills the hand to 8 is a draw too.
-                self._set_phase(DECLARE, (s,))
-                return
-            self._end_turn(s)
-            return
-
-    def _proud(self, s: int, c: int) -> None:
-        """ "You must discard all cards with the same type as the proud monster.
-        Additionally, you can no longer collect cards with this type for the
-        rest of the game." (A Beastman's "type" is its family: reading 1.)"""
-        g = self.deck.group_of[c]
-        for o in [x for x in self.hands[s] if self.deck.group_of[x] == g]:
-            if o in self.hands[s]:
-                self._discard(s, o, "proud")
-        if g not in self.bans[s]:
-            self.bans[s].add(g)
-            self._recount(s)
-            if self.log.enabled:
-                self.log.emit("banned", seat=s, group=self.deck.group_names[g])
-
-    def _peek(self, s: int) -> None:
-        """ "Look at 3 cards from the stack and then put them down" (in order)."""
-        top = self.stock[-self.rules.peek :][::-1]
-        for c in top:
-            if self.nat[c] & MISC:
-                self._roll(c, [s])
-        self._learn()
-        self.kstock[s] = top
-        self.watched.update(top)
-        self.peeks[s] = (tuple(top), len(self.stock))
-        if self.log.enabled:
-            self.log.emit("peeked", to=[s], seat=s, cards=[self._card(c) for c in top])
-
     # ------------------------------------------------------------------ turn flow
-    def _set_phase(self, phase: str, seats: tuple[int, ...]) -> None:
-        self.phase = phase
-        self._to_act = seats
-        self._legal = None
-
     def _begin_turn(self, s: int) -> None:
         skips = self.skips
         while skips[s] > 0:
@@ -675,179 +354,6 @@ class TaxonomyState(State):
                 return
         self._begin_turn(self.after[s][0])
 
-    def _anyone_holds_three(self, c: int) -> bool:
-        """Does some seat hold three cards of a key of ``c`` (the first test of
-        a claim, answered from the counts without asking each seat)?"""
-        threes = self.threes
-        for k in self.ckeys[c]:  # noqa: SIM110 (a loop: any() and a generator cost more here)
-            if threes[k]:
-                return True
-        return False
-
-    def _window(self, s: int, c: int) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
-        """The seats asked about ``c`` and the keys each may claim it under:
-        the seats that may claim (``claim_window=eligible``), or every other
-        seat (``all``: those that may not claim can only pass)."""
-        keys = self._claimants(s, c)
-        if self.window_all:
-            seats = self.after[s]
-            return seats, {q: keys.get(q, ()) for q in seats}
-        return tuple(keys), keys
-
-    def _claimants(self, s: int, c: int) -> dict[int, tuple[int, ...]]:
-        """Seats that may claim ``c`` (in turn order after the discarder) -> their keys."""
-        keys: dict[int, tuple[int, ...]] = {}
-        if self.loyal_rule and self.nat[c] & LOYAL:
-            return keys  # "Such a card cannot be taken into your set."
-        ks = self.ckeys[c]
-        hks = self.hk
-        for q in self.after[s]:
-            hk = hks[q]
-            for k in ks:
-                if hk[k] >= 3:
-                    break
-            else:
-                continue  # "If you have 3 cards of the same type": q has not
-            bans = self.bans[q]
-            if (bans and self.group_of[c] in bans) or self.tabled[q] + 4 > HAND_SIZE:
-                continue
-            keys[q] = tuple(k for k in ks if hk[k] >= 3)
-        return keys
-
-    # The claimer chooses the set: "show that you have created a set of four" —
-    # with more than three cards of the key in hand, which three go down (and
-    # which stay in hand) is the claimer's choice (reading 11), made in secret
-    # within the window: `claim <key>`, then `keep <card>` until three remain.
-    def lay_candidates(self, q: int) -> list[int]:
-        """Cards of ``q``'s hand that could go down with the claimed card."""
-        choice = self.claim_choice.get(q)
-        if choice is None or choice.kind != CLAIM:
-            return []
-        k, kept = choice.arg, self.claim_keep.get(q, ())
-        ck = self.ckeys
-        return [x for x in self.hands[q] if k in ck[x] and self._usable(q, x) and x not in kept]
-
-    def claim_open_choice(self, q: int) -> bool:
-        """Has ``q`` claimed and must still choose which cards to keep?"""
-        return len(self.lay_candidates(q)) > 3
-
-    def _claim_step(self, seat: int, action: Move) -> None:
-        """A claim-window answer (claim, keep or pass); the window closes when all are in."""
-        if action.kind == KEEP:
-            self.claim_keep[seat] = (*self.claim_keep.get(seat, ()), action.arg)
-        else:
-            self.claim_choice[seat] = action
-        self._legal = None
-        if self.claim_open_choice(seat):
-            return
-        if self.log.enabled:
-            kept = self.claim_keep.get(seat, ())
-            text = str(self.claim_choice[seat]) + "".join(
-                f", keep {self.deck.names[c]}" for c in kept
-            )
-            self.log.emit("decided", to=[seat], seat=seat, choice=text)
-        waiting = tuple(q for q in self.claim_seats if not self._answered(q))
-        if waiting:
-            self._to_act = waiting
-        else:
-            self._resolve_claims()
-
-    def _answered(self, q: int) -> bool:
-        return q in self.claim_choice and not self.claim_open_choice(q)
-
-    def _resolve_claims(self) -> None:
-        claimers = [
-            q
-            for q in self.claim_seats
-            if q in self.claim_choice and self.claim_choice[q].kind == CLAIM
-        ]
-        c, s = self.claim_card, self.claim_from
-        if self.log.enabled:
-            # Only the seats that were asked learn that the window closed unclaimed.
-            self.log.emit(
-                "claims_closed",
-                to=None if claimers else self.claim_seats,
-                card=self.deck.names[c],
-                claimed=bool(claimers),
-            )
-        if not claimers:
-            self._begin_turn((s + 1) % self.players)
-            return
-        if self.rules.claim_priority == "random" and len(claimers) > 1:
-            q = claimers[self.rng.randrange(len(claimers))]
-        else:
-            q = claimers[0]  # "the first in turn order after the discarder"
-        k = self.claim_choice[q].arg
-        # Take the card, lay the 4-set: the three cards the claimer did not keep.
-        mine = self.lay_candidates(q)
-        if len(mine) != 3:  # a sample whose hand cannot back the claim: it is a pass
-            self.claim_choice[q] = self.mv.pass_
-            self._resolve_claims()
-            return
-        self.discards.pop()
-        for x in mine:
-            self.hands[q].remove(x)
-            if x in self.watched:
-                self._left_hand(q, x)
-        cards = [*mine, c]
-        self.tables[q].append((k, cards))
-        self.claims[q] += 1
-        self._recount(q)
-        if self.log.enabled:
-            self.log.emit(
-                "claimed",
-                seat=q,
-                card=self._card(c),
-                key=self.deck.key_names[k],
-                set=[self._card(x) for x in cards],
-                discarder=s,
-            )
-        if self.nat[c] & HONEST:
-            # "If you have taken an honest monster from another player, it tells you
-            # what it saw in him: you can see what cards he is holding."
-            self.seen_hands[q][s] = tuple(self.hands[s])
-            self._learn()
-            self.khand[q][s] = set(self.hands[s])
-            self.watched.update(self.hands[s])
-            if self.log.enabled:
-                seen = [self._card(x) for x in self.hands[s]]
-                self.log.emit("saw_hand", to=[q], seat=q, target=s, cards=seen)
-        self.actor = q
-        self.epoch += 1
-        self.drawn = []
-        self.fresh_draw = False
-        self.last_discard = -1
-        self._set_phase(MAIN, (q,))  # "You then have to discard 1 card"
-
-    def _resolve_duel(self) -> None:
-        assert self.duel is not None
-        a, t, _ = self.duel
-        ca, ct = self.duel_choice[a], self.duel_choice[t]
-        if ca == ct:
-            self.duel_ties += 1
-            if self.log.enabled:
-                self.log.emit("rps", attacker=a, target=t, choices=[RPS_NAMES[ca]] * 2, loser=None)
-            if self.rules.rps_ties == "repeat":
-                self.duel_choice = {}
-                self._set_phase(DUEL, (a, t))
-                return
-            loser = None
-        else:
-            loser = t if (ca - ct) % 3 == 1 else a
-            if self.log.enabled:
-                self.log.emit(
-                    "rps",
-                    attacker=a,
-                    target=t,
-                    choices=[RPS_NAMES[ca], RPS_NAMES[ct]],
-                    loser=loser,
-                )
-            self.skips[loser] += 1
-        self.duel = None
-        self.duel_choice = {}
-        self.phase = MAIN  # placeholder until _run sets the next phase
-        self._run()
-
     def _win(self, s: int) -> None:
         score = self._score(s)
         assert score is not None
@@ -860,34 +366,6 @@ class TaxonomyState(State):
                 **score.to_json(self.deck),
             )
         self._end_round(s, score, "a winning hand")
-
-    def _score(self, s: int) -> Score | None:
-        """The best winning split of the hand and table sets of ``s`` (or None)."""
-        if self.big[s] == 0:
-            return None  # every pattern needs 4 cards of one key
-        # ... and a second key of 3 or more (4+4, 5+3), or 7 of one (8; 7 orphans and
-        # one other). The counts hold at least what best_score counts, so this only
-        # skips the search where it would find nothing.
-        counts = sorted(self.kc[s])
-        if counts[-1] < 7 and counts[-2] < 3:
-            return None
-        unusable: set[int] = set()
-        if self.bans[s]:
-            g = self.deck.group_of
-            unusable = {c for c in self.hands[s] if g[c] in self.bans[s]}
-            for _, cs in self.tables[s]:
-                if any(g[c] in self.bans[s] for c in cs):
-                    return None  # "may not [...] win with that type"
-        return best_score(
-            self.deck,
-            self.hands[s],
-            self.tables[s],
-            self.claims[s],
-            self.seven_plus_one,
-            self.ckeys,
-            unusable,
-            scoring=self.scoring,
-        )
 
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
@@ -1155,125 +633,5 @@ class TaxonomyState(State):
         o._legal = None
         return o
 
-    def _reopen_window(
-        self, seat: int, real: TaxonomyState, known_in: Mapping[int, set[int]], rng: Rng
-    ) -> None:
-        """Work out again who is asked about the discard in a sampled world;
-        keep only ``seat``'s own answer (the others answer again). ``seat``'s
-        own eligibility rests on its hand and public facts, so it is asked in
-        the sample exactly when it is asked in the real game."""
-        c, s = self.claim_card, self.claim_from
-        seats, keys = self._window(s, c)
-        if not seats and seat not in real.claim_seats:
-            # A seat not asked knows only that the table waits — someone may claim
-            # (the passage of time, reading 22): the sample must have a claimant.
-            self._plant_claimant(seat, known_in, rng)
-            seats, keys = self._window(s, c)
-        self.claim_seats, self.claim_keys = seats, keys
-        self.claim_choice = {q: m for q, m in real.claim_choice.items() if q == seat}
-        self.claim_keep = {q: m for q, m in real.claim_keep.items() if q == seat}
-        self._to_act = tuple(q for q in seats if not self._answered(q))
-
-    def _plant_claimant(self, seat: int, known_in: Mapping[int, set[int]], rng: Rng) -> None:
-        """Make some seat other than ``seat`` and the discarder able to claim the
-        discard: swap three unknown cards of its key into that seat's hand
-        (from the stock or other hands, never a card ``seat`` knows the place of)."""
-        c, s = self.claim_card, self.claim_from
-        g = self.deck.group_of[c]
-        ck = self.ckeys
-        seats = [
-            q
-            for q in range(self.players)
-            if q not in (s, seat)
-            and g not in self.bans[q]
-            and self._table_count(q) + 4 <= HAND_SIZE
-        ]
-        rng.shuffle(seats)
-        for q in seats:
-            for k in ck[c]:
-                if self._give_three(q, k, seat, known_in):
-                    return
-
-    def _give_three(self, q: int, k: int, seat: int, known_in: Mapping[int, set[int]]) -> bool:
-        ck = self.ckeys
-        fixed = known_in.get(q, set())
-        have = [x for x in self.hands[q] if k in ck[x] and self._usable(q, x)]
-        need = 3 - len(have)
-        free = [i for i, x in enumerate(self.hands[q]) if x not in fixed and k not in ck[x]]
-        donors: list[tuple[list[int], int]] = []  # (the list holding it, index)
-        known_top = len(self.kstock[seat]) if 0 <= seat < self.players else 0
-        for i in range(len(self.stock) - known_top):
-            if k in ck[self.stock[i]] and self._usable(q, self.stock[i]):
-                donors.append((self.stock, i))
-        for p in range(self.players):
-            if p in (q, seat):
-                continue
-            for i, x in enumerate(self.hands[p]):
-                if k in ck[x] and self._usable(q, x) and x not in known_in.get(p, ()):
-                    donors.append((self.hands[p], i))
-        if need > len(donors) or need > len(free):
-            return False
-        for (where, i), slot in zip(donors[:need], free[:need], strict=False):
-            where[i], self.hands[q][slot] = self.hands[q][slot], where[i]
-            if self.nat[self.hands[q][slot]] & MISC:
-                self._roll(self.hands[q][slot], [q])
-        for p in range(self.players):
-            if p != seat:
-                self._recount(p)
-        return True
-
-    def _card(self, c: int) -> dict[str, Any]:
-        """The card as views and events show it. Cached until its nature changes
-        (a roll), so a view of a long discard pile stays cheap; views share these
-        dicts, so readers must not mutate them."""
-        d = self._cc[c]
-        if d is None:
-            card = self.deck.cards[c]
-            d = self._cc[c] = {
-                "name": card.name,
-                "type": card.type,
-                "family": card.family,
-                "keys": [self.deck.key_names[k] for k in self.ckeys[c]],
-                "natures": natures_of_mask(self.nat[c]),
-                "roll": self.roll[c] or None,
-            }
-        return d
-
     def view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)
-
-    def results_json(self) -> list[dict[str, Any]]:
-        """Every finished round as JSON (cached; views share it: readers must not mutate)."""
-        if self._rr_json is None:
-            self._rr_json = [r.to_json(self.deck) for r in self.round_results]
-        return self._rr_json
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    """A finished round: its winner and winning hand's score (None: no winner)."""
-
-    round: int
-    winner: int | None
-    score: Score | None
-    reason: str
-
-    @property
-    def pattern(self) -> str | None:
-        return self.score.pattern if self.score else None
-
-    @property
-    def points(self) -> int:
-        return self.score.points if self.score else 0
-
-    def to_json(self, deck: Deck) -> dict[str, Any]:
-        score = self.score
-        return {
-            "round": self.round,
-            "winner": self.winner,
-            "pattern": self.pattern,
-            "points": self.points,
-            "sets": score.to_json(deck)["sets"] if score else [],
-            "breakdown": score.breakdown() if score else [],
-            "reason": self.reason,
-        }

@@ -21,24 +21,27 @@ the table's pause otherwise.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import CLAIM, RPS_NAMES
+from .claims import Claims
+from .phases import ATTACK_CHOICE, CLAIM_WINDOW, DECLARE, DUEL, IMPATIENT_CHOICE, MAIN, OVER
 from .scoring import ScoringTable
 
-if TYPE_CHECKING:
-    from .rules import TaxonomyState
+# The state as this module reads it: every layer below rules.py (view.py is
+# imported by rules.py, never the other way round).
+TaxonomyState = Claims
 
-# Phase names, as views show them (the state's phase machine is in rules.py).
-MAIN, ATTACK_CHOICE, DUEL, IMPATIENT_CHOICE, CLAIM_WINDOW, DECLARE, OVER = (
-    "discard",
-    "attack",
-    "duel",
-    "impatient",
-    "claim",
-    "declare",
-    "over",
-)
+__all__ = [
+    "ATTACK_CHOICE",
+    "CLAIM_WINDOW",
+    "DECLARE",
+    "DUEL",
+    "IMPATIENT_CHOICE",
+    "MAIN",
+    "OVER",
+    "seat_view",
+]
 
 
 _SCORING_JSON: dict[int, tuple[ScoringTable, dict[str, Any]]] = {}
