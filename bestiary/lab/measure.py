@@ -29,6 +29,27 @@ def rate(cfg: RunConfig, games: int, workers: int, backend: str) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def lab_cost(game_id: str, games: int) -> dict[str, object]:
+    """Games/s of the same games (1 worker) without and with the lab's statistics
+    (the legal-action count, the game's tracker and, where it reads them, events)."""
+    from ..sim.runner import play_game
+
+    game = get_game(game_id)
+    specs = ["heuristic"] * game.default_players
+    out: dict[str, object] = {"game": game_id}
+    for label, lab in (
+        ("plain", False),
+        ("lab", True),
+        ("plain again", False),
+        ("lab again", True),
+    ):
+        t0 = time.perf_counter()
+        for i in range(games):
+            play_game(game, specs, i, lab=lab)
+        out[label] = round(games / (time.perf_counter() - t0), 2)
+    return out
+
+
 def report_seconds(rows: int, seed_games: int) -> dict[str, float]:
     from .report import report_html
     from .runs import read_run
@@ -53,7 +74,12 @@ def main(argv: list[str]) -> None:
     p.add_argument("repeats", nargs="?", type=int, default=3)
     p.add_argument("--report-rows", type=int, default=100_000)
     p.add_argument("--no-ray", action="store_true")
+    p.add_argument("--lab-cost", action="store_true", help="only: the lab statistics' cost")
     args = p.parse_args(argv)
+    if args.lab_cost:
+        for gid in game_ids():
+            print(json.dumps(lab_cost(gid, args.games)), flush=True)
+        return
     ray = None
     if not args.no_ray:
         import ray as ray_module

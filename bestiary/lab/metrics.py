@@ -45,6 +45,13 @@ NOT_MEASURED: dict[str, list[str]] = {
 }
 
 
+def connect() -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB without its progress bar (it would print into the CLI's output)."""
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
 @dataclass
 class Metric:
     key: str
@@ -234,7 +241,7 @@ def length_metrics(v: RunView) -> list[Metric]:
     names = {"turns": turns_key or "turns", "rounds": rounds_key or "rounds"}
     for col in ("turns", "rounds"):
         vals = [r[col] for r in v.rows if r[col] is not None]
-        if vals:
+        if len(vals):
             out.append(sample(f"length_{col}", f"{names[col]} per game", "length", vals))
     return out
 
@@ -285,7 +292,7 @@ def stat_metrics(v: RunView) -> list[Metric]:
 
 def item_rows(table: pa.Table) -> pa.Table:
     """One row per (game, item): the card-level view of a run (DuckDB UNNEST)."""
-    con = duckdb.connect()
+    con = connect()
     con.register("runs", table.select(["index", "items", "error"]))
     return con.sql(
         "SELECT index, it.kind AS kind, it.name AS name, it.seat AS seat, it.won AS won, "
@@ -305,28 +312,43 @@ def item_metrics(table: pa.Table) -> list[Metric]:
     - ``item:KIND:NAME:value``: the item's values (points, gold, count), when
       it has them.
     """
-    con = duckdb.connect()
-    con.register("items", item_rows(table))
-    con.register("games", table.select(["players", "error"]))
-    seat_games = con.execute("SELECT sum(players) FROM games WHERE error IS NULL").fetchone()
+    con = connect()
+    con.register("runs", table.select(["index", "players", "items", "error"]))
+    con.execute(
+        "CREATE TEMP TABLE items AS SELECT index, it.kind AS kind, it.name AS name, "
+        "it.seat AS seat, it.won AS won, it.value AS value "
+        "FROM (SELECT index, UNNEST(items) AS it FROM runs WHERE error IS NULL)"
+    )
+    seat_games = con.execute("SELECT sum(players) FROM runs WHERE error IS NULL").fetchone()
     sg = float(seat_games[0]) if seat_games and seat_games[0] else 0.0
     got = con.execute(
         """
         WITH per AS (
-            SELECT kind, name, index, seat, count(*) AS c FROM items
-            GROUP BY kind, name, index, seat
-        ), once AS (
-            SELECT kind, bool_and(seat >= 0 AND c = 1) AS once FROM per GROUP BY kind
+            SELECT kind, max(c) AS most, bool_and(seat >= 0) AS seated FROM (
+                SELECT kind, name, index, seat, count(*) AS c FROM items
+                GROUP BY kind, name, index, seat
+            ) GROUP BY kind
         )
         SELECT i.kind, i.name, count(*) AS n,
                count(*) FILTER (WHERE i.won) AS w,
                bool_and(i.seat >= 0) AS seated,
-               any_value(o.once) AS once,
-               list(i.value) FILTER (WHERE i.value IS NOT NULL) AS vals
-        FROM items i JOIN once o USING (kind)
-        GROUP BY i.kind, i.name ORDER BY i.kind, n DESC, i.name
+               any_value(p.seated AND p.most = 1) AS once,
+               count(i.value) AS nv
+        FROM items i JOIN per p USING (kind)
+        GROUP BY i.kind, i.name ORDER BY i.kind, i.name
         """
     ).fetchall()
+    # Every item's values at once, in the same order, cut into one array per name.
+    flat = (
+        con.sql("SELECT value FROM items WHERE value IS NOT NULL ORDER BY kind, name")
+        .to_arrow_table()["value"]
+        .to_numpy()
+        .astype(float)
+    )
+    cuts = np.cumsum([int(row[6]) for row in got], dtype=np.int64)[:-1]
+    values = np.split(flat, cuts) if got else []
+    got = [(*row[:6], vals) for row, vals in zip(got, values, strict=True)]
+    got.sort(key=lambda r: (r[0], -r[2], r[1]))
     totals: Counter[str] = Counter()
     for kind, _name, n, *_ in got:
         totals[kind] += n
@@ -357,13 +379,13 @@ def item_metrics(table: pa.Table) -> list[Metric]:
                     **at,
                 )
             )
-        if vals:
+        if len(vals):
             out.append(
                 sample(
                     key + ":value",
                     f"{kind} {name}: value",
                     "items",
-                    np.asarray(vals, dtype=float),
+                    vals,
                     facet="value",
                     **at,
                 )
@@ -374,7 +396,7 @@ def item_metrics(table: pa.Table) -> list[Metric]:
 def ludii_metrics(table: pa.Table) -> list[Metric]:
     """Ludii's game-evaluation metrics that need more than the outcome:
     branching factor, lead changes and how early the winner was clear."""
-    con = duckdb.connect()
+    con = connect()
     cols = ["branching", "lead_changes", "decided_round", "running", "error"]
     con.register("runs", table.select(cols))
     b, lc, dec = con.execute(
@@ -403,7 +425,21 @@ def ludii_metrics(table: pa.Table) -> list[Metric]:
     return out
 
 
+# The metrics of the last two tables asked for: a report, its JSON summary and
+# its terminal table (and compare's two runs) read the same table several times.
+_RECENT: list[tuple[pa.Table, dict[str, Metric]]] = []
+
+
 def all_metrics(table: pa.Table, v: RunView | None = None) -> dict[str, Metric]:
+    for t, ms in _RECENT:
+        if t is table:
+            return ms
+    out = _all_metrics(table, v)
+    _RECENT[:] = [(table, out), *_RECENT][:2]
+    return out
+
+
+def _all_metrics(table: pa.Table, v: RunView | None = None) -> dict[str, Metric]:
     v = v if v is not None else load(table)
     ms = (
         outcome_metrics(v)
