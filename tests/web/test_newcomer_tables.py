@@ -328,9 +328,7 @@ def test_teratozoic_explains_the_end_of_a_game(
     """A game that starts in the final Era (eras=Teratozoic Era: hands from
     the Gene Pool only, no reshuffle) to its end: the page says why it ended
     and by which rule, how the score is counted, and who won."""
-    seat = Seat(
-        server, browser, "teratozoic", ["random"], {"eras": "Teratozoic Era"}, 1, viewport
-    )
+    seat = Seat(server, browser, "teratozoic", ["random"], {"eras": "Teratozoic Era"}, 1, viewport)
     page = seat.page
     page.wait_for_selector(".tz-hand svg.card")
     seat.check_width()
@@ -519,3 +517,34 @@ def test_rules_drawer_renders_the_rules_safely(
         fresh.wait_for_selector(".rules-missing")
         fresh.close()
     seat.close()
+
+
+# -- the lobby -----------------------------------------------------------------------------
+
+
+def test_the_lobby_fits_a_phone(server: str, browser: Any) -> None:
+    """Issue 13: "at 390 px the page scrolls sideways": the lobby, with every
+    game's options open, is never wider than a 390 px phone."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/")
+        page.wait_for_selector("select")
+        games = page.eval_on_selector_all(
+            "select option", "os => os.map(o => [o.parentElement.id, o.value])"
+        )
+        picker = next((sel for sel, value in games if value == "teratozoic"), None)
+        for gid in ("taxonomy", "monster-maker", "meat", "teratozoic"):
+            if picker:
+                page.select_option(f"#{picker}", gid)
+                page.wait_for_timeout(200)
+            page.evaluate("document.querySelectorAll('details').forEach(d => (d.open = true))")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], (gid, width)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "lobby-phone.png"), full_page=True)
+        assert not errors, errors
+    finally:
+        ctx.close()
