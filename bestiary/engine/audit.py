@@ -377,6 +377,24 @@ def check_determinize(state: State, seat: int, rng: Rng, play: bool = True) -> S
     return det
 
 
+def check_sampling_blind(state: State, seat: int, rng: Rng) -> None:
+    """A determinization depends only on what ``seat`` knows: from two worlds the
+    seat cannot tell apart (the real state and a determinization of it), the same
+    random stream must sample the very same state. Otherwise a search's choice —
+    a bot's move, a player's hint — could depend on the hidden cards through the
+    order in which the sampler happened to find them."""
+    twin = state.determinize(seat, rng.fork())
+    seed = rng.randrange(1 << 62)
+    a = state.determinize(seat, Rng(seed))
+    b = twin.determinize(seat, Rng(seed))
+    if fingerprint(a) != fingerprint(b):
+        raise AuditFailure(
+            f"{_where(state)}: determinize({seat}) samples differently from two worlds the "
+            f"seat cannot tell apart (it reads the hidden cards' order): "
+            f"{'; '.join(differences(a, b, limit=3))}"
+        )
+
+
 def _seen(state: State, seat: int) -> dict[str, Any]:
     """Everything ``seat`` perceives of ``state`` now."""
     return {
