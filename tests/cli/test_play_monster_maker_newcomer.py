@@ -61,7 +61,8 @@ def test_monsters_show_their_type_and_treasures_their_gold() -> None:
     assert "1-3" in treasure_gold("Statue of Goddess")
     view = next(v for v, _ in _views(3) if any(p["monster"] for p in v["players"]))
     text = _text(view)
-    assert re.search(r"\(\d+, (general|human|undead)\)", text)
+    # The monster before a player: its strength and its type (appendix B).
+    assert re.search(r"\(strength \d+, (general type|human type|undead)\)", text)
 
 
 def test_the_trap_banner_offers_avoiding_only_with_a_thief() -> None:

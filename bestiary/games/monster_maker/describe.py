@@ -92,7 +92,7 @@ def monster(name: object, strength: object = None, mtype: object = "") -> str:
         card = cs.by_name.get(str(name).casefold()) if cs is not None else None
         if card is not None:
             strength, mtype = card.value, card.mtype
-    kind = _type(mtype)
+    kind = type_text(mtype)
     if strength is not None and kind:
         return _("{monster} (strength {n}, {type})").format(monster=name, n=strength, type=kind)
     if strength is not None:
@@ -100,7 +100,7 @@ def monster(name: object, strength: object = None, mtype: object = "") -> str:
     return str(name)
 
 
-def _type(mtype: object) -> str:
+def type_text(mtype: object) -> str:
     if mtype == "human":
         return _("human type")
     if mtype == "undead":

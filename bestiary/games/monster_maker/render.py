@@ -29,6 +29,7 @@ from .describe import (
     monster,
     prize_gold,
     treasure_gold,
+    type_text,
     with_gold,
     worth,
 )
@@ -341,6 +342,22 @@ def _trap_banner(view: Mapping[str, Any]) -> str:
     ).format(n=n)
 
 
+def _hand_label(c: Mapping[str, Any]) -> str:
+    """``Corridor 10 (10p)``, ``Kobold (7, human type)``, ``Sleep (2D)``: a card in
+    hand with what it does under the rules in force (the view's ``hand_cards``)."""
+    name = str(c.get("name", ""))
+    if c.get("kind") == "corridor":
+        return _("{card} ({perch}p)").format(card=name, perch=c.get("value"))
+    if c.get("kind") == "monster":
+        kind = type_text(c.get("type"))
+        if kind:
+            return _("{card} ({n}, {type})").format(card=name, n=c.get("value"), type=kind)
+        return _("{card} ({n})").format(card=name, n=c.get("value"))
+    if c.get("strength"):
+        return _("{card} ({n})").format(card=name, n=c["strength"])
+    return name
+
+
 def _names(view: Mapping[str, Any]) -> list[str] | None:
     who = view.get("names")
     return list(who) if isinstance(who, list | tuple) else None
@@ -413,7 +430,12 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
     if isinstance(prompt, str) and prompt:
         lines.append(Text(_(prompt), style="bold cyan"))
     if view["hand"] is not None:
-        hand = view.get("hand_labels") or view["hand"]
+        cards = view.get("hand_cards")
+        hand = (
+            [_hand_label(c) for c in cards]
+            if isinstance(cards, list) and cards
+            else view.get("hand_labels") or view["hand"]
+        )
         lines.append(
             Text(
                 _("Your hand: {cards}").format(cards=", ".join(hand) or _("(empty)")),

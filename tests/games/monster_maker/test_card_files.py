@@ -223,7 +223,7 @@ def test_card_names_that_look_like_markup_are_printed_as_they_are(tmp_path: Path
     events = state.events_since(0, seat)
     text = _render(render_view(view, events))
     # The table names the monster with its strength and type; the hand shows its label.
-    assert "[/red] (strength 11, human type)" in text and "[/red] (11, human)" in text
+    assert "[/red] (strength 11, human type)" in text and "[/red] (11, human type)" in text
     assert "[bold]Ring" in text
     state.log.emit("monster", seat=seat, target=target, monster="[/red]")
     assert "places [/red] before" in _render(render_view(view, state.events_since(0, seat)[-1:]))
