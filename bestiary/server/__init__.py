@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 
 from .app import create_app
@@ -25,6 +26,13 @@ def run(
 
     from .limits import MAX_MESSAGE_BYTES
 
+    # The server's own log (take-overs, bots that failed) beside uvicorn's.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    server_log = logging.getLogger("bestiary")
+    if not server_log.handlers:
+        server_log.addHandler(handler)
+        server_log.setLevel(logging.INFO)
     app = create_app(db, bot_delay=bot_delay, agents=agents)
     app.state.store.check()  # a clear error now rather than a trace at start-up
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host

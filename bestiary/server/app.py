@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -32,11 +33,8 @@ from .bots import operator_agents
 from .config import Limits
 from .hub import Conflict, Hub, NotFound, Quota
 from .limits import (
-    BURST,
     MAX_ACTION_CHARS,
     MAX_MESSAGE_BYTES,
-    MAX_STRIKES,
-    RATE_PER_SECOND,
     ClientBuckets,
     Counter,
     RateLimiter,
@@ -139,20 +137,41 @@ def _game_bots() -> set[str]:
 
 
 def _client(conn: Request | WebSocket) -> str:
+    """The client's IP address (its quota key when it names no client id)."""
     return conn.client.host if conn.client is not None else "unknown"
+
+
+CLIENT_HEADER = "x-bestiary-client"
+_CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def _client_id(request: Request) -> str:
+    """The quota key of an HTTP request: the id the client sends in the
+    X-Bestiary-Client header (its own random id, kept by the browser), else
+    its IP address. BadInput for a malformed id."""
+    raw = request.headers.get(CLIENT_HEADER)
+    if raw is None:
+        return _client(request)
+    if not _CLIENT_ID.fullmatch(raw):
+        raise BadInput(
+            "the X-Bestiary-Client header must be 8 to 64 letters, digits, - or _ "
+            "(a random id the client keeps), or absent"
+        )
+    return f"id:{raw}"
 
 
 def create_app(
     db: str | None = None,
     bot_delay: float = 0.4,
     *,
-    rate_per_second: float = RATE_PER_SECOND,
-    burst: int = BURST,
+    rate_per_second: float | None = None,
+    burst: int | None = None,
     limits: Limits | None = None,
     agents: Mapping[str, str] | None = None,
 ) -> FastAPI:
     """The app on the store ``db`` names (see :func:`store.database_url`).
-    ``rate_per_second``/``burst`` limit the messages one websocket may send;
+    ``rate_per_second``/``burst`` limit the messages one websocket may send
+    (default: the limits' ``socket_messages_per_second``/``socket_message_burst``);
     ``limits`` everything else (default: :meth:`Limits.from_env`). ``agents``:
     the operator's own bots, ``{"NAME": "module:Object"}``, offered by NAME for
     every game; each is imported and checked now (BadAgentSpec if it fails)."""
@@ -161,7 +180,13 @@ def create_app(
     store = Store(database_url(db))
     hub = Hub(store, bot_delay, limits, own)
     sockets = Counter()
+    rate = limits.socket_messages_per_second if rate_per_second is None else rate_per_second
+    socket_burst = limits.socket_message_burst if burst is None else burst
     client_messages = ClientBuckets(limits.client_messages_per_second, limits.client_message_burst)
+    ip_messages = ClientBuckets(
+        limits.ip_factor * limits.client_messages_per_second,
+        round(limits.ip_factor * limits.client_message_burst),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -256,8 +281,9 @@ def create_app(
             variant=req.variant,
             options=req.options,
             seed=req.seed,
-            client=_client(request),
+            client=_client_id(request),
             turn_seconds=req.turn_seconds,
+            ip=_client(request),
         )
         return table.info()
 
@@ -294,7 +320,7 @@ def create_app(
     async def rematch(table_id: str, request: Request) -> dict[str, Any]:
         """The same game, options and bots with the people's seats open and a
         fresh seed; every player asking gets the same table. Join it as usual."""
-        return hub.rematch(table_id, _client(request)).info()
+        return hub.rematch(table_id, _client_id(request), _client(request)).info()
 
     def finished(table_id: str) -> TableRow:
         row = hub.row(table_id)
@@ -372,11 +398,23 @@ def create_app(
             return
         except WebSocketDisconnect:
             return
+        # The live table again: while hello was awaited, the hub may have let an
+        # idle replica go and loaded the table anew (several processes).
+        with contextlib.suppress(BestiaryError):
+            table = hub.get(table_id)
         conn = table.connect(seat, client)
         sockets.add(client)
         writer = asyncio.create_task(_pump(websocket, conn))
         code = 1000
-        limiter = _Limiter(RateLimiter(rate_per_second, burst), client_messages, client)
+        # A seated socket's quota is its seat's (people behind one address do
+        # not share it); a spectator's is its address's. The address as a
+        # whole gets ip_factor times a client's share.
+        key = f"seat:{table_id}:{seat}" if seat is not None else client
+        limiter = _Limiter(
+            RateLimiter(rate, socket_burst),
+            [(client_messages, key), (ip_messages, client)],
+            limits.socket_strikes,
+        )
         try:
             code = await _read(websocket, table, conn, limiter)
         except WebSocketDisconnect:
@@ -483,13 +521,16 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
 
 
 class _Limiter:
-    """A socket's own rate and its client's share over all its sockets."""
+    """A socket's own rate and its shares (its client's over all its sockets,
+    its address's over all its clients)."""
 
-    def __init__(self, socket: RateLimiter, clients: ClientBuckets, client: str) -> None:
-        self.socket, self.clients, self.client = socket, clients, client
+    def __init__(
+        self, socket: RateLimiter, shares: list[tuple[ClientBuckets, str]], strikes: int
+    ) -> None:
+        self.socket, self.shares, self.max_strikes = socket, shares, strikes
 
     def allow(self) -> bool:
-        return self.socket.allow() and self.clients.allow(self.client)
+        return self.socket.allow() and all(b.allow(key) for b, key in self.shares)
 
     @property
     def strikes(self) -> int:
@@ -503,7 +544,7 @@ async def _read(websocket: WebSocket, table: LiveTable, conn: Connection, limite
         if raw.get("type") == "websocket.disconnect":
             return 1000
         if not limiter.allow():
-            if limiter.strikes > MAX_STRIKES:
+            if limiter.strikes > limiter.max_strikes:
                 conn.send(error("too many messages; closing"))
                 return 1008
             conn.send(error("too many messages: slow down"))

@@ -110,8 +110,7 @@ class Cluster:
         """Renew this process's leases, drop the ones lost, claim orphans."""
         held = self.store.renew(self.lease_seconds)
         for table_id in self.owned - held:
-            log.warning("lost the lease of table %s (this process was too slow)", table_id)
-            self.on_lost(table_id)
+            self.on_lost(table_id)  # finished (its lease is deleted) or taken over
         self.owned &= held
         for table_id in self.store.orphans():
             if self.claim(table_id):

@@ -27,13 +27,21 @@ class Limits:
     tool_seconds: float = 5.0  # one scoring-tool request; over it: 503
     queue_seconds: float = 5.0  # how long a tool request waits for a free worker
     max_iterations: int = 2000  # ismcts iterations a remote client may ask for
-    # -- quotas per client (IP address) -----------------------------------------
+    # -- quotas per client --------------------------------------------------------
+    # A client is a seat (a socket that said hello with a seat token), else the
+    # id a client sends in the X-Bestiary-Client header, else its IP address.
+    # One IP address as a whole gets ``ip_factor`` times each quota (several
+    # people behind one router), so made-up client ids do not lift the bound.
     tables_per_minute: float = 6.0  # sustained table creations
     table_burst: int = 10  # creations at once
     open_tables_per_client: int = 20  # waiting + playing tables one client created
-    sockets_per_client: int = 32  # websockets open at once
+    sockets_per_client: int = 32  # websockets open at once (per IP address)
     client_messages_per_second: float = 40.0  # over all of a client's sockets
     client_message_burst: int = 80
+    socket_messages_per_second: float = 10.0  # one websocket
+    socket_message_burst: int = 20
+    socket_strikes: int = 50  # refused messages (since it last calmed down) before closing
+    ip_factor: float = 8.0  # an IP address's share: this many clients' quotas
     # -- the lobby and memory --------------------------------------------------
     waiting_seconds: float = 6 * 3600.0  # a waiting table expires after this
     sweep_seconds: float = 60.0  # how often expiry runs

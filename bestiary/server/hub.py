@@ -74,8 +74,12 @@ class Hub:
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
         self.bots = WorkerPool(self.limits.bot_workers, "bot")
         self.tools = WorkerPool(self.limits.tool_workers, "tool")
-        self._creations = ClientBuckets(self.limits.tables_per_minute / 60, self.limits.table_burst)
-        self._created: dict[str, set[str]] = {}  # client -> tables it created, maybe open
+        lim = self.limits
+        self._creations = ClientBuckets(lim.tables_per_minute / 60, lim.table_burst)
+        self._ip_creations = ClientBuckets(
+            lim.ip_factor * lim.tables_per_minute / 60, round(lim.ip_factor * lim.table_burst)
+        )
+        self._created: dict[str, set[str]] = {}  # client (or IP) -> tables it created, maybe open
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None
         if store.shared:
@@ -147,7 +151,8 @@ class Hub:
 
     def _lost(self, table_id: str) -> None:
         table = self.live.get(table_id)
-        if table is not None:
+        if table is not None and table.row.status != "finished":
+            log.warning("lost the lease of table %s (this process was too slow)", table_id)
             table.stop_bots()
 
     async def _resync(self) -> None:
@@ -198,6 +203,7 @@ class Hub:
     def _forget(self, table: LiveTable) -> None:
         """A finished table nobody watches leaves memory (the store keeps it)."""
         if self.live.get(table.id) is table:
+            log.debug("table %s leaves memory (%s)", table.id, table.row.status)
             del self.live[table.id]
 
     def _trim(self) -> None:
@@ -243,6 +249,7 @@ class Hub:
         seed: int | None = None,
         client: str = "",
         turn_seconds: int | None = None,
+        ip: str = "",
     ) -> LiveTable:
         """Check everything (game, players, variant, options, agent specs, the
         client's quota) before anything is stored; raise the engine's error
@@ -274,7 +281,7 @@ class Hub:
         chosen = seed is not None
         seed = new_seed() if seed is None else seed
         game.new(len(rows), seed=seed, variant=variant, options=options)  # validates
-        self._check_quota(client)
+        self._check_quota(client, ip)
         status = "waiting" if humans else "playing"
         row = TableRow(
             id=secrets.token_urlsafe(9),
@@ -289,35 +296,53 @@ class Hub:
             seed_chosen=chosen,
             turn_seconds=turn_seconds,
         )
-        self.store.create_table(row)
-        if self.cluster is not None:
-            self.cluster.claim(row.id)  # a new table: its creator's process runs it
-        if client:
-            self._created.setdefault(client, set()).add(row.id)
+        if self.cluster is not None:  # a new table: its creator's process runs it
+            self.store.create_table(row, lease_seconds=self.cluster.lease_seconds)
+            self.cluster.owned.add(row.id)
+        else:
+            self.store.create_table(row)
+        for key in {client, ip} - {""}:
+            self._created.setdefault(key, set()).add(row.id)
         table = self._table(row)
         table.wake_bots()
         return table
 
-    def _check_quota(self, client: str) -> None:
-        if not client:
-            return
-        # Unfinished tables are always live: one that left memory is over.
-        mine = {t for t in self._created.pop(client, set()) if self._is_open(t)}
+    def _open(self, key: str) -> int:
+        mine = {t for t in self._created.pop(key, set()) if self._is_open(t)}
         if mine:
-            self._created[client] = mine
-        held = len(mine)
-        if held >= self.limits.open_tables_per_client:
+            self._created[key] = mine
+        return len(mine)
+
+    def _check_quota(self, client: str, ip: str = "") -> None:
+        """The client's quota, and its IP address's (``ip_factor`` times as
+        much) when the client named itself apart from its address."""
+        lim = self.limits
+        if client:
+            held = self._open(client)
+            if held >= lim.open_tables_per_client:
+                raise Quota(
+                    f"you have {held} open tables (the limit); finish or wait for one "
+                    "before creating another"
+                )
+        if ip and ip != client:
+            held = self._open(ip)
+            if held >= lim.ip_factor * lim.open_tables_per_client:
+                raise Quota(
+                    f"your address has {held} open tables (the limit); finish or wait for one "
+                    "before creating another"
+                )
+        if client and not self._creations.allow(client):
             raise Quota(
-                f"you have {held} open tables (the limit); finish or wait for one "
-                "before creating another"
+                f"too many tables created; at most {lim.tables_per_minute:g} a minute "
+                f"(bursts of {lim.table_burst})"
             )
-        if not self._creations.allow(client):
+        if ip and ip != client and not self._ip_creations.allow(ip):
             raise Quota(
-                f"too many tables created; at most {self.limits.tables_per_minute:g} a minute "
-                f"(bursts of {self.limits.table_burst})"
+                "too many tables created from your address; at most "
+                f"{lim.ip_factor * lim.tables_per_minute:g} a minute"
             )
 
-    def rematch(self, table_id: str, client: str = "") -> LiveTable:
+    def rematch(self, table_id: str, client: str = "", ip: str = "") -> LiveTable:
         """The rematch of a finished table: the same game, variant, options,
         bots and turn timer, the people's seats open, a fresh seed. Asked
         twice (by each player), it is the same table."""
@@ -337,6 +362,7 @@ class Hub:
             options=row.options,
             client=client,
             turn_seconds=row.turn_seconds,
+            ip=ip,
         )
         row.rematch = self.store.set_rematch(table_id, table.id)
         return self.get(row.rematch)

@@ -171,8 +171,17 @@ class Store:
             conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     # -- tables -------------------------------------------------------------
-    def create_table(self, row: TableRow) -> None:
+    def create_table(self, row: TableRow, lease_seconds: float | None = None) -> None:
+        """Store a new table; with ``lease_seconds`` (several processes) its
+        lease goes to this process in the same transaction, so no other
+        process ever sees it without an owner."""
         with self.engine.begin() as conn:
+            if lease_seconds is not None:
+                conn.execute(
+                    leases.insert().values(
+                        table_id=row.id, owner=self.node, expires_at=_lease_end(lease_seconds)
+                    )
+                )
             conn.execute(
                 tables.insert().values(
                     id=row.id,
@@ -413,7 +422,6 @@ class Store:
 
             yield finish
 
-
     def moves_from(self, table_id: str, n: int) -> list[tuple[int, str]]:
         """The stored moves of a table from number ``n`` on (catching up)."""
         with self.engine.connect() as conn:
@@ -457,7 +465,7 @@ class Store:
         clock decides, so the processes' clocks need not agree."""
         from sqlalchemy.dialects.postgresql import insert
 
-        until = sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
+        until = _lease_end(seconds)
         stmt = insert(leases).values(table_id=table_id, owner=self.node, expires_at=until)
         upsert = stmt.on_conflict_do_update(
             index_elements=[leases.c.table_id],
@@ -469,7 +477,7 @@ class Store:
 
     def renew(self, seconds: float) -> set[str]:
         """Extend every lease this process still holds; the tables it holds."""
-        until = sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
+        until = _lease_end(seconds)
         with self.engine.begin() as conn:
             return {
                 r.table_id
@@ -506,6 +514,11 @@ class Store:
                     .limit(limit)
                 )
             ]
+
+
+def _lease_end(seconds: float) -> Any:
+    """``seconds`` from now by the database's clock (PostgreSQL)."""
+    return sa.func.now() + sa.func.make_interval(0, 0, 0, 0, 0, 0, seconds)
 
 
 def _table_row(t: Any) -> TableRow:

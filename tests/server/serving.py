@@ -26,7 +26,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(game_id: str, db: str, port: int, bot_delay: float = 0.05) -> subprocess.Popen[bytes]:
+def serve(
+    game_id: str,
+    db: str,
+    port: int,
+    bot_delay: float = 0.05,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+) -> subprocess.Popen[bytes]:
+    """``env``: more environment variables (e.g. ``BESTIARY_LEASE_SECONDS``);
+    ``log``: where the server's stderr goes (default: beside a SQLite file)."""
     args = ["serve", "--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
     if game_id in ("toy", "toy-slow"):  # test games are no entry points: register first
         module = "tests.engine.toygame" if game_id == "toy" else "tests.server.slowgame"
@@ -39,12 +48,12 @@ def serve(game_id: str, db: str, port: int, bot_delay: float = 0.05) -> subproce
     else:
         cmd = [str(BESTIARY), *args]
     # The server's log goes next to its database, for a failing test to read.
-    log = open(Path(db).with_suffix(".log"), "ab")  # noqa: SIM115 (the process keeps it)
+    out = open(log or Path(db).with_suffix(".log"), "ab")  # noqa: SIM115 (the process keeps it)
     # A bot over its time budget plays a random move; on a loaded machine that
     # would break the tests that compare a served game with an offline replay.
-    env = {**os.environ, "BESTIARY_BOT_SECONDS": "300"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
-    log.close()
+    full = {**os.environ, "BESTIARY_BOT_SECONDS": "300", **(env or {})}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=out, env=full)
+    out.close()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
