@@ -99,7 +99,7 @@ class Board(State):
     def _begin_turn(self, s: int) -> None:
         raise NotImplementedError
 
-    def _end_turn(self, s: int) -> None:
+    def _end_turn(self, s: int) -> bool:
         raise NotImplementedError
 
     def _end_round(self, winner: int | None, score: Score | None, reason: str) -> None:

@@ -124,7 +124,8 @@ class Natures(Board):
                     self.queue.append((effect, c))
 
     def _run(self) -> None:
-        """Resolve queued effects until a decision is needed or the turn ends."""
+        """Resolve queued effects until a decision is needed; a turn that ends
+        without one (no claim window) goes on with the next seat's, in this loop."""
         s = self.actor
         q = self.queue
         epoch = self.epoch
@@ -172,8 +173,11 @@ class Natures(Board):
                 # refills the hand to 8 is a draw too.
                 self._set_phase(DECLARE, (s,))
                 return
-            self._end_turn(s)
-            return
+            if not self._end_turn(s):
+                return  # a claim window is open, or the round ended
+            # The next seat's turn began with its draw: play it on here.
+            s, q, epoch = self.actor, self.queue, self.epoch
+            hand = self.hands[s]
 
     def _proud(self, s: int, c: int) -> None:
         """ "You must discard all cards with the same type as the proud monster.

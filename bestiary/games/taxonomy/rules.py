@@ -318,6 +318,13 @@ class TaxonomyState(Claims):
 
     # ------------------------------------------------------------------ turn flow
     def _begin_turn(self, s: int) -> None:
+        """Begin ``s``'s turn and play it up to the first decision."""
+        if self._start_turn(s):
+            self._run()
+
+    def _start_turn(self, s: int) -> bool:
+        """Begin ``s``'s turn (or the next seat's that has not lost its turn) with
+        its draw. False: the stock ran out and the round ended."""
         skips = self.skips
         while skips[s] > 0:
             # "The player who loses loses a turn."
@@ -330,11 +337,11 @@ class TaxonomyState(Claims):
         self.turns += 1
         self.drawn = []
         self.last_discard = -1
-        if self._draw(s):
-            self._run()
+        return self._draw(s)
 
-    def _end_turn(self, s: int) -> None:
-        """The top discard may be claimed (reading 3), else the next player's turn."""
+    def _end_turn(self, s: int) -> bool:
+        """The top discard may be claimed (reading 3), else the next player's turn
+        begins (True: with its draw done; the caller plays it on)."""
         c = self.last_discard
         if c >= 0 and self.discards[-1] == c and (self.window_all or self._anyone_holds_three(c)):
             seats, keys = self._window(s, c)
@@ -351,8 +358,8 @@ class TaxonomyState(Claims):
                             card=self.deck.names[c],
                             keys=[self.deck.key_names[k] for k in keys[q]],
                         )
-                return
-        self._begin_turn(self.after[s][0])
+                return False
+        return self._start_turn(self.after[s][0])
 
     def _win(self, s: int) -> None:
         score = self._score(s)
@@ -411,8 +418,7 @@ class TaxonomyState(Claims):
     def _main_legal(self, s: int) -> list[Move]:
         mv = self.mv
         hand = self.hands[s]
-        discard = mv.discard
-        out = [discard[c] for c in hand]
+        out = list(map(mv.discard.__getitem__, hand))  # a discard of every card in hand
         if self.tables[s] and self.drawn and len(hand) > self._excess(s):
             # "When you draw another card of this type you can add it to the table."
             # (Not the last card that could pay the excess: the hand must still discard.)
@@ -489,7 +495,8 @@ class TaxonomyState(Claims):
             self._win(seat)
         elif kind == PASS and self.phase == DECLARE:
             self.fresh_draw = False
-            self._end_turn(seat)
+            if self._end_turn(seat):
+                self._run()
         else:  # CLAIM, PASS, KEEP in a claim window
             self._claim_step(seat, action)
 
