@@ -449,7 +449,7 @@ def test_the_pages_follow_the_browser_language_and_the_toggle(server: str, brows
         info["players"], seed=int(info["seed"]), variant=info["variant"], options=info["options"]
     )
     with use_language("pl"):
-        want = game.describe_event(state.events_since(0, None)[0], seat_names(info))
+        want = game.describe_event(state.events_since(0, None)[0], seat_names(info, "pl"))
     assert page.locator("#log li .log-text").first.inner_text().strip() == want
     count = page.locator("#log li").count()
     if count >= 100:  # "100." kept every digit: the list makes room for them

@@ -44,7 +44,9 @@ SERVER_MESSAGES = (
 _CACHE_SIZE = 20_000
 # (id(event), game id, names) -> (event, payload). The entry holds the event
 # itself, so its id cannot be reused by another object while it is cached.
-_cache: OrderedDict[tuple[int, str, tuple[str, ...]], tuple[Event, dict[str, Any]]] = OrderedDict()
+_cache: OrderedDict[tuple[int, str, tuple[tuple[str, ...], ...]], tuple[Event, dict[str, Any]]] = (
+    OrderedDict()
+)
 
 
 def describe(game: Game, event: Event, names: Sequence[str] | None = None) -> str:
@@ -70,34 +72,57 @@ def rule_json(game: Game, kind: str) -> dict[str, str] | None:
     return rule.to_json() if rule is not None else None
 
 
-def seat_names(table: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """The names the table shows for its seats ("" where a seat has none yet:
-    the log line then says "seat N")."""
+def seat_names(table: Mapping[str, Any] | None, lang: str = "en") -> tuple[str, ...]:
+    """The names the table shows for its seats in ``lang`` ("" where a seat has
+    none yet: the log line then says "seat N"). A bot the server named after
+    its level ("normal bot") is named in that language; people's names are theirs."""
     seats = (table or {}).get("seats") or []
     names: list[str] = []
     for s in seats:
-        name = s.get("name") if isinstance(s, Mapping) else None
+        if not isinstance(s, Mapping):
+            names.append("")
+            continue
+        name, agent = s.get("name"), s.get("agent")
+        if s.get("kind") == "bot" and agent and name == f"{agent} bot":
+            with use_language(lang):
+                name = _("{agent} bot").format(agent=agent)
         names.append(str(name)[:60] if name else "")
     return tuple(names)
 
 
-def _payload(game: Game, event: Event, names: tuple[str, ...]) -> dict[str, Any]:
+def table_names(table: Mapping[str, Any] | None) -> dict[str, tuple[str, ...]]:
+    """The seats' names in every language (``seat_names`` for each)."""
+    return {lang: seat_names(table, lang) for lang in LANGUAGES}
+
+
+Names = Sequence[str] | Mapping[str, Sequence[str]] | None
+
+
+def _names_in(names: Names, lang: str) -> tuple[str, ...]:
+    if isinstance(names, Mapping):
+        return tuple(names.get(lang) or names.get("en") or ())
+    return tuple(names or ())
+
+
+def _payload(game: Game, event: Event, names: Names) -> dict[str, Any]:
     texts: dict[str, str] = {}
     for lang in LANGUAGES:
         with use_language(lang):
-            texts[lang] = describe(game, event, names or None)
+            texts[lang] = describe(game, event, _names_in(names, lang) or None)
     return {"text": texts["en"], "texts": texts, "rule": rule_json(game, event.kind)}
 
 
-def event_json(game: Game, event: Event, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """One log entry: the event, its line in every language and its rule."""
-    key = (id(event), game.id, tuple(names or ()))
+def event_json(game: Game, event: Event, names: Names = None) -> dict[str, Any]:
+    """One log entry: the event, its line in every language and its rule.
+    ``names``: the seats' names, one list for every language or a dict of
+    them by language (``table_names``)."""
+    key = (id(event), game.id, tuple(_names_in(names, lang) for lang in LANGUAGES))
     hit = _cache.get(key)
     if hit is not None and hit[0] is event:
         _cache.move_to_end(key)
         payload = hit[1]
     else:
-        payload = _payload(game, event, key[2])
+        payload = _payload(game, event, names)
         _cache[key] = (event, payload)
         if len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -129,7 +154,7 @@ def seat_update(
     """
     legal = [str(a) for a in state.legal(seat)] if seat is not None and not state.over else []
     result = state.result if state.over else None
-    names = seat_names(table)
+    names = table_names(table)
     events = []
     for k, e in enumerate(state.events_since(since, seat)):
         item = event_json(game, e, names)

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from bestiary.engine import Rng, get_game
 from bestiary.engine.protocol import Game, State
-from bestiary.server.messages import event_json, seat_names
+from bestiary.server.messages import event_json, table_names
 
 from .conftest import create, hello, join, loadable_games, next_update, recv
 
@@ -53,7 +53,7 @@ def _expected(
 def _check(
     game: Game, state: State, seat: int | None, since: int, shown: int, msg: dict[str, Any]
 ) -> None:
-    want = _expected(game, state, seat, since, shown, seat_names(msg["table"]))
+    want = _expected(game, state, seat, since, shown, table_names(msg["table"]))
     got = {k: msg[k] for k in want}
     # JSON round trip: the wire carries JSON, so compare in JSON terms.
     assert got == json.loads(json.dumps(want)), f"seat {seat} got more or less than its own"

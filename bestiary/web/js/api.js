@@ -115,9 +115,15 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A seat's name as the page shows it: a bot the server named after its level
+// ("normal bot") in the page's language; a person's name as they wrote it.
+export function seatName(s) {
+  if (s.kind === "bot" && (!s.name || s.name === `${s.agent} bot`)) return t("{agent} bot", { agent: s.agent });
+  return s.name || (s.taken ? t("player") : t("open seat"));
+}
+
 export function seatLabel(table, seat) {
   const s = table && table.seats && table.seats[seat];
   if (!s) return t("seat {n}", { n: seat });
-  const who = s.name || (s.kind === "bot" ? t("{agent} bot", { agent: s.agent }) : t("open seat"));
-  return t("{name} (seat {n})", { name: who, n: seat });
+  return t("{name} (seat {n})", { name: seatName(s), n: seat });
 }

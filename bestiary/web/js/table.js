@@ -1,6 +1,6 @@
 // The table page: seats, the game's renderer (or the generic one), the log,
 // the result and the replay viewer. One socket per page; it reconnects.
-import { forgetSeat, getJSON, h, PlaySocket, postJSON, savedSeat, saveSeat, seatLabel } from "./api.js";
+import { forgetSeat, getJSON, h, PlaySocket, postJSON, savedSeat, saveSeat, seatLabel, seatName } from "./api.js";
 import * as generic from "./generic.js";
 import { lang, ready, t, tn } from "./i18n.js";
 
@@ -67,7 +67,7 @@ function renderSeats() {
       { class: [mine ? "mine" : "", winner ? "winner" : ""].join(" ").trim(), "data-seat": s.seat },
       h("span", { class: "seat-no" }, `${s.seat}`),
       " ",
-      s.kind === "bot" ? h("span", { class: "bot" }, s.name || t("{agent} bot", { agent: s.agent })) : s.taken ? s.name || t("player") : t("open seat"),
+      s.kind === "bot" ? h("span", { class: "bot" }, seatName(s)) : seatName(s),
       mine ? h("strong", {}, " " + t("(you)")) : "",
       winner ? h("strong", {}, " ★ " + t("winner")) : "",
     );
