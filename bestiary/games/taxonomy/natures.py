@@ -183,13 +183,17 @@ class Natures(Board):
         """ "You must discard all cards with the same type as the proud monster.
         Additionally, you can no longer collect cards with this type for the
         rest of the game." (A Beastman's "type" is its family: reading 1.)"""
-        g = self.deck.group_of[c]
-        for o in [x for x in self.hands[s] if self.deck.group_of[x] == g]:
+        group_of = self.group_of
+        g = group_of[c]
+        for o in [x for x in self.hands[s] if group_of[x] == g]:
             if o in self.hands[s]:
                 self._discard(s, o, "proud")
         if g not in self.bans[s]:
             self.bans[s].add(g)
-            self._recount(s)
+            # No card of the type is left in hand: only table sets can hold one
+            # whose count the ban takes away.
+            if any(group_of[x] == g for _, cs in self.tables[s] for x in cs):
+                self._recount(s)
             if self.log.enabled:
                 self.log.emit("banned", seat=s, group=self.deck.group_names[g])
 
