@@ -21,8 +21,7 @@ Card-level items become ``item:KIND:NAME`` metrics (:func:`item_metrics`).
 
 from __future__ import annotations
 
-import json
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,6 +49,12 @@ def connect() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
     return con
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[Any, ...] | None:
+    """The first row of a query (fetched whole: DuckDB keeps a half-read result open)."""
+    rows = con.execute(sql).fetchall()
+    return rows[0] if rows else None
 
 
 @dataclass
@@ -139,47 +144,54 @@ def sample(
 
 @dataclass
 class RunView:
-    """The parsed rows of a run, shared by every metric function."""
+    """What every metric function shares: the finished games of a run in DuckDB."""
 
     table: pa.Table
-    rows: list[dict[str, Any]]  # finished games only
+    con: duckdb.DuckDBPyConnection  # "runs": finished games; "teams": players, seat, team
+    games: int  # finished games
     failed: int
     teams: dict[int, list[int]]  # players -> team of each seat
+    game: str
+    players: int  # of the first game (a run has one table size)
 
-    @property
-    def game(self) -> str:
-        return str(self.rows[0]["game"]) if self.rows else ""
+    def column(self, name: str) -> pa.ChunkedArray:
+        return self.con.sql(f"SELECT {name} FROM runs ORDER BY index").to_arrow_table()[name]
 
 
 def load(table: pa.Table) -> RunView:
     from ..engine.registry import get_game
 
-    cols = [
-        "index",
-        "game",
-        "players",
-        "seats",
-        "scores",
-        "winners",
-        "decisions",
-        "turns",
-        "rounds",
-        "stats",
-        "error",
-    ]
-    all_rows = table.select(cols).to_pylist()
-    rows = [r for r in all_rows if r["error"] is None]
-    for r in rows:
-        r["stats"] = json.loads(r["stats"])
+    con = connect()
+    con.register("all_runs", table)
+    con.execute("CREATE TEMP VIEW runs AS SELECT * FROM all_runs WHERE error IS NULL")
+    row = _one(con, "SELECT count(*), any_value(game), any_value(players) FROM runs")
+    games, game, players = (int(row[0]), str(row[1] or ""), int(row[2] or 0)) if row else (0, "", 0)
     teams: dict[int, list[int]] = {}
-    for r in rows:
-        p = r["players"]
-        if p not in teams:
-            try:
-                teams[p] = get_game(r["game"]).teams(p) or list(range(p))
-            except Exception:  # a run of a game not installed here: seats are their own side
-                teams[p] = list(range(p))
-    return RunView(table, rows, len(all_rows) - len(rows), teams)
+    for (p,) in con.execute("SELECT DISTINCT players FROM runs ORDER BY players").fetchall():
+        try:
+            teams[p] = get_game(game).teams(p) or list(range(p))
+        except Exception:  # a run of a game not installed here: seats are their own side
+            teams[p] = list(range(p))
+    con.execute("CREATE TEMP TABLE teams (players INTEGER, seat INTEGER, team INTEGER)")
+    con.executemany(
+        "INSERT INTO teams VALUES (?, ?, ?)",
+        [(p, s, t) for p, ts in teams.items() for s, t in enumerate(ts)],
+    )
+    # Each winning seat's share of its game: a team's win counts for each member,
+    # a win shared by several sides is split between them (as bestiary simulate).
+    con.execute(
+        """
+        CREATE TEMP TABLE shares AS
+        WITH w AS (
+            SELECT r.index, r.players, t.seat, t.team FROM
+                (SELECT index, players, unnest(winners) AS seat FROM runs) r
+                JOIN teams t USING (players, seat)
+        ), sides AS (SELECT index, count(DISTINCT team) AS sides FROM w GROUP BY index)
+        SELECT w.index, w.players, w.seat, 1.0 / sides.sides AS share, sides.sides
+        FROM w JOIN sides USING (index)
+        """
+    )
+    return RunView(table, con, games, table.num_rows - games, teams, game, players)
 
 
 def win_shares(row: dict[str, Any], teams: list[int]) -> list[float]:
@@ -189,104 +201,155 @@ def win_shares(row: dict[str, Any], teams: list[int]) -> list[float]:
 
 def outcome_metrics(v: RunView) -> list[Metric]:
     out: list[Metric] = []
-    n = len(v.rows)
-    by_players: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for r in v.rows:
-        by_players[r["players"]].append(r)
-    for players, rows in sorted(by_players.items()):
-        suffix = "" if len(by_players) == 1 else f" ({players} players)"
+    con, n = v.con, v.games
+    per = dict(con.execute("SELECT players, count(*) FROM runs GROUP BY players").fetchall())
+    got = {
+        (p, s): float(k)
+        for p, s, k in con.execute(
+            "SELECT players, seat, sum(share) FROM shares GROUP BY players, seat"
+        ).fetchall()
+    }
+    for players in sorted(per):
+        suffix = "" if len(per) == 1 else f" ({players} players)"
         for s in range(players):
-            k = sum(win_shares(r, v.teams[players])[s] for r in rows)
+            k = got.get((players, s), 0.0)
             out.append(
-                proportion(f"seat{s}_win{suffix}", f"seat {s} wins{suffix}", "seats", k, len(rows))
+                proportion(
+                    f"seat{s}_win{suffix}", f"seat {s} wins{suffix}", "seats", k, per[players]
+                )
             )
-    decisive = sum(1 for r in v.rows if len({v.teams[r["players"]][w] for w in r["winners"]}) == 1)
+    one = _one(con, "SELECT count(DISTINCT index) FROM shares WHERE sides = 1")
+    decisive = int(one[0]) if one else 0
     out.append(proportion("decisive", "decisive games (one side wins)", "outcome", decisive, n))
     out.append(proportion("drawish", "drawn games (tie or no winner)", "outcome", n - decisive, n))
-    out.append(
-        sample("margin", "winning margin (score)", "outcome", (_margin(r, v) for r in v.rows))
-    )
+    margin = con.sql(
+        """
+        WITH s AS (
+            SELECT index, players, unnest(scores) AS score,
+                   unnest(range(0, len(scores))) AS seat FROM runs
+        ), best AS (
+            SELECT s.index, t.team, max(s.score) AS best
+            FROM s JOIN teams t USING (players, seat) GROUP BY s.index, t.team
+        ), ranked AS (
+            SELECT index, list(best ORDER BY best DESC) AS b FROM best GROUP BY index
+        )
+        SELECT CASE WHEN len(b) > 1 THEN b[1] - b[2] ELSE 0.0 END AS margin
+        FROM ranked ORDER BY index
+        """
+    ).to_arrow_table()["margin"]
+    out.append(sample("margin", "winning margin (score)", "outcome", margin.to_numpy()))
     return out
 
 
-def _margin(r: dict[str, Any], v: RunView) -> float:
-    team = v.teams[r["players"]]
-    best: dict[int, float] = {}
-    for s, score in enumerate(r["scores"]):
-        best[team[s]] = max(best.get(team[s], score), score)
-    ranked = sorted(best.values(), reverse=True)
-    return ranked[0] - ranked[1] if len(ranked) > 1 else 0.0
-
-
 def agent_metrics(v: RunView) -> list[Metric]:
-    wins: defaultdict[str, float] = defaultdict(float)
-    games: Counter[str] = Counter()
-    for r in v.rows:
-        shares = win_shares(r, v.teams[r["players"]])
-        for s, spec in enumerate(r["seats"]):
-            games[spec] += 1
-            wins[spec] += shares[s]
-    if len(games) < 2:
+    got = v.con.execute(
+        """
+        WITH seated AS (
+            SELECT index, unnest(seats) AS spec, unnest(range(0, len(seats))) AS seat FROM runs
+        )
+        SELECT spec, count(*) AS games, coalesce(sum(sh.share), 0) AS wins
+        FROM seated LEFT JOIN shares sh USING (index, seat)
+        GROUP BY spec ORDER BY spec
+        """
+    ).fetchall()
+    if len(got) < 2:
         return []
-    return [
-        proportion(f"agent:{a}", f"{a} wins", "agents", wins[a], games[a]) for a in sorted(games)
-    ]
+    return [proportion(f"agent:{a}", f"{a} wins", "agents", float(w), float(g)) for a, g, w in got]
 
 
 def length_metrics(v: RunView) -> list[Metric]:
     out = [
-        sample("length_decisions", "decisions per game", "length", (r["decisions"] for r in v.rows))
+        sample(
+            "length_decisions",
+            "decisions per game",
+            "length",
+            v.column("decisions").to_numpy().astype(float),
+        )
     ]
     turns_key, rounds_key = LENGTH.get(v.game, (None, None))
     names = {"turns": turns_key or "turns", "rounds": rounds_key or "rounds"}
     for col in ("turns", "rounds"):
-        vals = [r[col] for r in v.rows if r[col] is not None]
+        vals = v.column(col).drop_null().to_numpy()
         if len(vals):
             out.append(sample(f"length_{col}", f"{names[col]} per game", "length", vals))
     return out
 
 
 def score_metrics(v: RunView) -> list[Metric]:
-    return [
-        sample("score", "score (all seats)", "scores", (s for r in v.rows for s in r["scores"]))
-    ]
+    scores = v.con.sql("SELECT unnest(scores) AS s FROM runs ORDER BY index").to_arrow_table()["s"]
+    return [sample("score", "score (all seats)", "scores", scores.to_numpy().astype(float))]
 
 
 def stat_metrics(v: RunView) -> list[Metric]:
-    """Every game statistic: numbers as samples; strings (and lists of them) as shares."""
-    nums: dict[str, list[float]] = defaultdict(list)
-    cats: dict[str, Counter[str]] = defaultdict(Counter)
-    shown = set(LENGTH.get(v.game, ()))  # already the length section's turns/rounds
-    for r in v.rows:
-        for key, value in r["stats"].items():
-            if key in shown:
-                continue
-            for x in value if isinstance(value, list) else [value]:
-                if isinstance(x, bool):
-                    cats[key][str(x).lower()] += 1
-                elif isinstance(x, (int, float)):
-                    nums[key].append(float(x))
-                else:
-                    cats[key][str(x)] += 1
-    out = [
-        sample(f"stat:{k}", k.replace("_", " "), "game", vs, group=k, facet="stat")
-        for k, vs in sorted(nums.items())
-    ]
-    for key, counts in sorted(cats.items()):
-        total = sum(counts.values())
-        for name, c in counts.most_common():
-            out.append(
-                proportion(
-                    f"stat:{key}={name}",
-                    f"{key.replace('_', ' ')}: {name}",
-                    "game",
-                    c,
-                    total,
-                    group=key,
-                    name=name,
-                    facet="stat",
+    """Every game statistic: numbers as samples; strings (and lists of them) as shares.
+
+    One DuckDB pass over the ``stats`` JSON: every key of every game, lists
+    flattened, numbers apart from everything else (booleans as "true"/"false")."""
+    shown = {k for k in LENGTH.get(v.game, ()) if k}  # already the length section's
+    v.con.execute(
+        """
+        CREATE OR REPLACE TEMP TABLE statvals AS
+        WITH kv AS (
+            SELECT index, k, json_extract(stats, '$."' || k || '"') AS j
+            FROM (SELECT index, stats, unnest(json_keys(stats)) AS k FROM runs)
+        ), el AS (
+            SELECT index, k,
+                   unnest(CASE WHEN json_type(j) = 'ARRAY' THEN json_extract(j, '$[*]')
+                               ELSE [j] END) AS x
+            FROM kv
+        )
+        SELECT index, k, json_type(x) AS t, x FROM el
+        """
+    )
+    nums = v.con.sql(
+        "SELECT k, x::DOUBLE AS x FROM statvals WHERE t IN ('BIGINT', 'UBIGINT', 'DOUBLE') "
+        "ORDER BY k, index"
+    ).to_arrow_table()
+    keys = nums["k"].to_numpy(zero_copy_only=False)
+    values = nums["x"].to_numpy()
+    out: list[Metric] = []
+    if len(keys):
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        for a, b in zip(starts, [*starts[1:], len(keys)], strict=True):
+            key = str(keys[a])
+            if key not in shown:
+                out.append(
+                    sample(
+                        f"stat:{key}",
+                        key.replace("_", " "),
+                        "game",
+                        values[a:b],
+                        group=key,
+                        facet="stat",
+                    )
                 )
+    cats = v.con.execute(
+        """
+        SELECT k, CASE WHEN t = 'VARCHAR' THEN json_extract_string(x, '$')
+                       WHEN t = 'NULL' THEN 'None' ELSE x::VARCHAR END AS name,
+               count(*) AS c
+        FROM statvals WHERE t NOT IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+        GROUP BY k, name ORDER BY k, c DESC, name
+        """
+    ).fetchall()
+    totals: Counter[str] = Counter()
+    for key, _name, c in cats:
+        totals[key] += c
+    for key, name, c in cats:
+        if key in shown:
+            continue
+        out.append(
+            proportion(
+                f"stat:{key}={name}",
+                f"{key.replace('_', ' ')}: {name}",
+                "game",
+                c,
+                totals[key],
+                group=key,
+                name=name,
+                facet="stat",
             )
+        )
     return out
 
 
@@ -319,7 +382,7 @@ def item_metrics(table: pa.Table) -> list[Metric]:
         "it.seat AS seat, it.won AS won, it.value AS value "
         "FROM (SELECT index, UNNEST(items) AS it FROM runs WHERE error IS NULL)"
     )
-    seat_games = con.execute("SELECT sum(players) FROM runs WHERE error IS NULL").fetchone()
+    seat_games = _one(con, "SELECT sum(players) FROM runs WHERE error IS NULL")
     sg = float(seat_games[0]) if seat_games and seat_games[0] else 0.0
     got = con.execute(
         """
@@ -407,7 +470,7 @@ def ludii_metrics(table: pa.Table) -> list[Metric]:
                    FILTER (WHERE decided_round IS NOT NULL AND len(running) > 0)
         FROM runs WHERE error IS NULL
         """
-    ).fetchone() or ([], [], [])
+    ).fetchall()[0]
     out = []
     if b:
         out.append(sample("branching", "branching factor (legal actions per decision)", "ludii", b))

@@ -56,7 +56,7 @@ def _overview(v: RunView, meta: dict[str, Any]) -> str:
     cfg = meta.get("config", {})
     rows = [
         ("game", cfg.get("game", v.game)),
-        ("games", f"{len(v.rows)}" + (f" ({v.failed} failed, left out)" if v.failed else "")),
+        ("games", f"{v.games}" + (f" ({v.failed} failed, left out)" if v.failed else "")),
         ("seats", ", ".join(cfg.get("seats", []))),
         ("rotated seats", "yes" if cfg.get("rotate") else "no"),
         ("first seed", cfg.get("seed", "")),
@@ -72,9 +72,9 @@ def _overview(v: RunView, meta: dict[str, Any]) -> str:
 
 def _fair(v: RunView) -> float | None:
     """Each side's share in a fair game (one side per team)."""
-    if not v.rows:
+    if not v.games:
         return None
-    players = v.rows[0]["players"]
+    players = v.players
     return 1 / len(set(v.teams.get(players, list(range(players)))))
 
 
@@ -407,7 +407,7 @@ def _missing(v: RunView) -> str:
 
 def report_sections(table: pa.Table) -> list[str]:
     v = load(table)
-    if not v.rows:
+    if not v.games:
         return [h.para("No finished game in this run.", "warn")]
     ms = all_metrics(table, v)
     sec = _by_section(ms)
@@ -437,8 +437,8 @@ def summary(table: pa.Table) -> dict[str, Any]:
     v = load(table)
     return {
         "run": run_meta(table),
-        "games": len(v.rows),
+        "games": v.games,
         "failed": v.failed,
-        "metrics": {k: m.to_json() for k, m in all_metrics(table, v).items()} if v.rows else {},
+        "metrics": {k: m.to_json() for k, m in all_metrics(table, v).items()} if v.games else {},
         "not_measured": NOT_MEASURED.get(v.game, []),
     }
