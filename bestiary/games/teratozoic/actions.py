@@ -112,7 +112,7 @@ class ActionTable:
     edges of card ``c`` in orientation ``t``. Immutable values only, so every
         state of every match with this card set shares one table."""
 
-    __slots__ = ("_attach", "deck", "edges", "hold", "keep", "start", "take")
+    __slots__ = ("attached", "deck", "edges", "hold", "keep", "start", "take")
 
     def __init__(self, deck: Sequence[Card]) -> None:
         self.deck = deck
@@ -122,16 +122,17 @@ class ActionTable:
         self.start = tuple(
             tuple(Start(c.id, c.name, t == 1) for t in range(len(c.orients))) for c in deck
         )
-        self._attach: dict[int, Attach] = {}
+        # The attach actions made so far, by ``key`` (see ``attach``).
+        self.attached: dict[int, Attach] = {}
         # Per card and orientation: its four edges (N, E, S, W), for placing.
         self.edges = tuple(tuple(edges_of(m) for m in c.orients) for c in deck)
 
     def attach(self, card: int, edge: int, anchor: int, turned: int) -> Attach:
         key = ((card * len(self.deck) + anchor) * 4 + edge) * 2 + turned
-        got = self._attach.get(key)
+        got = self.attached.get(key)
         if got is None:
             deck = self.deck
-            got = self._attach[key] = Attach(
+            got = self.attached[key] = Attach(
                 card, deck[card].name, edge, anchor, deck[anchor].name, turned == 1
             )
         return got

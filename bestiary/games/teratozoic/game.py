@@ -5,12 +5,14 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bestiary.engine import BadInput, Event, Game, Rng, Ruleset, UnknownCard
 
 from .cards import cards_from, default_eras
-from .rules import TeratozoicRules, TeratozoicState
+from .rules import TeratozoicState
+from .ruleset import TeratozoicRules
 from .solver import best_build, build_within, score_pool
 from .tiles import Build, Placement, score_layout
 
@@ -148,8 +150,9 @@ class TeratozoicGame(Game):
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
         """Median solver times (cold caches): 5-card hands, 30-card Gene Pools, Gene
         Pools bred towards one colour (20 of 30), whole colours (every card of a
-        colour: the largest single-colour pool the deck allows) and random 12-29
-        card single-colour pools; and how many were proven exact."""
+        colour: the largest single-colour pool the deck allows), random 12-29
+        card single-colour pools and 30-card single-colour pools (a whole colour
+        and one more copy of one of its cards); and how many were proven exact."""
         from . import closed, solver
 
         assert isinstance(rules, TeratozoicRules)
@@ -166,6 +169,7 @@ class TeratozoicGame(Game):
                 closed.parity_bound,
                 closed.segment_bound,
                 closed.upper_bound,
+                closed._matcher,
             ):
                 cache.cache_clear()
 
@@ -195,6 +199,21 @@ class TeratozoicGame(Game):
             whole.append(timed(mine))
             for _ in range(10):
                 single.append(timed(rng.sample(mine, rng.randint(min(12, len(mine)), len(mine)))))
+        # A 30-card single-colour Gene Pool: every card of a colour (29 in the
+        # standard deck) and one more copy of one of them, each in turn, as a
+        # designer's card set with 30 cards of a colour would allow.
+        thirty = []
+        for colour in colours:
+            of_colour = [deck[i] for i in ids if deck[i].colour == colour]
+            for extra in of_colour:
+                pool30 = tuple(
+                    replace(c, id=k, name=f"{c.name} #{k}")
+                    for k, c in enumerate([*of_colour, extra])
+                )
+                cold()
+                t0 = time.perf_counter()
+                exact = score_pool(pool30, range(len(pool30))).exact
+                thirty.append(((time.perf_counter() - t0) * 1000, exact))
         cold()
         out: dict[str, Any] = {
             "solver_hand5_ms_median": round(statistics.median(hand_ms), 3),
@@ -205,6 +224,7 @@ class TeratozoicGame(Game):
             ("pool30_one_colour", one),
             ("whole_colour", whole),
             ("single_colour_12_29", single),
+            ("single_colour_30", thirty),
         ):
             if not runs:
                 continue

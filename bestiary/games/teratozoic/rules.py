@@ -250,6 +250,13 @@ class TeratozoicState(State):
                 continue
             hand: list[int] = []
             got_m = 0
+            deck = self.mutations
+            want = (self.ratio_era or self.eras[0]).mutations
+            if 0 < want <= len(deck):
+                # The usual case, in one step: the top ``want`` cards, top first.
+                hand = deck[: -want - 1 : -1]
+                del deck[-want:]
+                got_m = want
             while got_m < (self.ratio_era or self.era).mutations:
                 if not self.mutations and not self._advance_era():
                     break
@@ -258,6 +265,12 @@ class TeratozoicState(State):
                 hand.append(self.mutations.pop())
                 got_m += 1
             from_pool = 0
+            pool = self.pool[s]
+            need = HAND - len(hand)
+            if 0 < need <= len(pool):
+                hand += pool[: -need - 1 : -1]
+                del pool[-need:]
+                from_pool = need
             while len(hand) < HAND:
                 card = self._draw_pool(s)
                 if card is None:
@@ -365,6 +378,8 @@ class TeratozoicState(State):
             out += start[c]
         edges = acts.edges
         attach = acts.attach
+        made = acts.attached
+        n = len(self.deck)
         for p in placed:
             anchor = edges[p.card]
             amask = anchor[-1] if p.turned else anchor[0]
@@ -379,7 +394,8 @@ class TeratozoicState(State):
                 for c in free:
                     for t, es in enumerate(edges[c]):
                         if es[od] & ends:
-                            out.append(attach(c, d, p.card, t))
+                            a = made.get(((c * n + p.card) * 4 + d) * 2 + t)
+                            out.append(a if a is not None else attach(c, d, p.card, t))
         return out
 
     def _place(self, seat: int, action: Start | Attach) -> None:

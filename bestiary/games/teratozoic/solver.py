@@ -216,8 +216,7 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     n_ends = [info[i][2] for i in ids]
     parity = [0] * (full + 1)
     ends = [0] * (full + 1)
-    size = [0] * (full + 1)
-    blank = [False] * (full + 1)
+    blanks = sum(1 << j for j in range(n) if n_ends[j] == 0)
     doublers = sum(1 << j for j, c in enumerate(cards) if c.doubler)
     kin = [
         full if ignore else sum(1 << j for j, o in enumerate(cards) if o.colour == c.colour)
@@ -229,9 +228,7 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
         prev = mask ^ low
         parity[mask] = parity[prev] ^ vec[i]
         ends[mask] = ends[prev] + n_ends[i]
-        k = size[mask] = size[prev] + 1
-        blank[mask] = blank[prev] or n_ends[i] == 0
-        if k == 1:
+        if not prev:
             # One card: closed exactly when it has no ends; worth the same with
             # or without the option (a doubling card doubles itself either way).
             _, _, _, alone_open, alone_closed = info[ids[i]]
@@ -241,7 +238,7 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
             connectable[mask] = ((0, 0, shapes[i][0]),)
             val_open[mask] = alone_open
             continue
-        if blank[mask] or ends[mask] < 2 * k - 2:
+        if mask & blanks or ends[mask] < 2 * mask.bit_count() - 2:
             continue  # cannot be one monster at all
         may_close = parity[mask] == 0
         may_double = False

@@ -171,15 +171,19 @@ def score_layout(
         return c
 
     loose: dict[tuple[int, int], int] = {}
+    get = cells.get
     for (x, y), (_, mask) in cells.items():
         n_loose = 0
         for d in range(4):
-            mine = edge(mask, d)
+            mine = (mask >> (3 * d)) & 7
             if not mine:
                 continue
             dx, dy = STEP[d]
-            other = cells.get((x + dx, y + dy))
-            theirs = edge(other[1], OPPOSITE[d]) if other else 0
+            other = get((x + dx, y + dy))
+            if other is None:
+                n_loose += mine.bit_count()
+                continue
+            theirs = (other[1] >> (3 * OPPOSITE[d])) & 7
             n_loose += (mine & ~theirs).bit_count()
             if mine & theirs:
                 parent[find((x, y))] = find((x + dx, y + dy))

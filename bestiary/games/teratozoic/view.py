@@ -11,11 +11,56 @@ holds back, the plays once Growth resolves, and every gain.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .cards import Era
-    from .rules import TeratozoicState
+from .cards import Era
+from .solver import PoolScore
+from .tiles import Build, Placement
+
+
+class TeratozoicState(Protocol):
+    """What a view reads of the state (:class:`.rules.TeratozoicState`; written
+    out here so that this module imports downward only)."""
+
+    players: int
+    rules: Any
+    generation: int
+    eras: list[Era]
+    era_discard: list[Era]
+    mutations: list[int]
+    mut_discard: list[int]
+    pool: list[list[int]]
+    gdiscard: list[list[int]]
+    hand: list[list[int]]
+    held: list[list[int]]
+    eliminated: list[bool]
+    competing: list[int]
+    expr_pos: int
+    choice: list[str | None]
+    builds: list[Build | None]
+    placing: list[list[Placement]]
+    final: list[PoolScore | None]
+    previous_winner: int
+    winner: int | None
+    taken: list[int]
+    kept: list[int]
+    gains_left: int
+    replays: int
+    replaying: tuple[int, ...] | None
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def era(self) -> Era: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def to_act(self) -> tuple[int, ...]: ...
+
+    def played(self, seat: int) -> Sequence[int]: ...
 
 
 def public_played(state: TeratozoicState) -> bool:
