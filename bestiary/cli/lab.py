@@ -246,7 +246,7 @@ def _print_summary(table: Any) -> None:
     t.add_column("value [interval]", justify="right")
     t.add_column("n", justify="right")
     for m in all_metrics(table).values():
-        if m.section in ("seats", "agents", "outcome", "length"):
+        if m.section in ("seats", "agents", "outcome", "length", "ludii"):
             t.add_row(esc(m.label), fmt(m), f"{m.count:g}")
     out.print(t)
 

@@ -208,9 +208,21 @@ def read_run(path: str | Path) -> pa.Table:
     if not p.is_file():
         raise BadInput(f"{p} is not a run file (make one with: bestiary simulate GAME --out {p})")
     try:
-        return pq.read_table(p)
+        table = pq.read_table(p)
     except (pa.ArrowInvalid, OSError) as exc:
         raise BadInput(f"{p} is not a Parquet run file: {exc}") from None
+    version = run_meta(table).get("version")
+    if version is None or not set(ROW.names) <= set(table.column_names):
+        raise BadInput(
+            f"{p} is a Parquet file but not a run file (no run configuration or missing "
+            f"columns); make one with: bestiary simulate GAME --out {p.name}"
+        )
+    if version != SCHEMA_VERSION:
+        raise BadInput(
+            f"{p} was written by an older lab (run file version {version}; this lab reads "
+            f"and writes version {SCHEMA_VERSION}): simulate it again into a new file"
+        )
+    return table
 
 
 def run_meta(table: pa.Table) -> dict[str, Any]:
@@ -257,11 +269,6 @@ def _existing(path: Path, want: dict[str, Any]) -> pa.Table | None:
         return None
     table = read_run(path)
     have = run_meta(table)
-    if have.get("version") != SCHEMA_VERSION:
-        raise BadInput(
-            f"{path} was written by an older lab (run file version {have.get('version')}, "
-            f"this lab writes version {SCHEMA_VERSION}); write to another file or delete it"
-        )
     if have.get("config") != want["config"] or have.get("cards_hash") != want["cards_hash"]:
         raise BadInput(
             f"{path} holds a different run ({_describe(have)}); "

@@ -91,6 +91,18 @@ def test_a_file_of_an_older_lab_is_refused_unchanged(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match=r"older lab .*version 1.*writes version 2"):
         run_to_parquet(MEAT, out, 4)
     assert out.read_bytes() == before
+    with pytest.raises(BadInput, match="older lab"):
+        read_run(out)  # so report and compare say the same, with no traceback
+
+
+def test_a_parquet_file_that_is_not_a_run_is_refused(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"x": [1, 2]}), other)
+    with pytest.raises(BadInput, match="not a run file"):
+        read_run(other)
 
 
 def test_card_file_changes_the_hash(tmp_path: Path) -> None:
