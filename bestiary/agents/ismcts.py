@@ -57,6 +57,7 @@ import math
 import time
 from typing import Any
 
+from ..engine.errors import BestiaryError
 from ..engine.protocol import Action, Result, State
 from ..engine.rng import Rng
 from .context import AgentContext
@@ -67,6 +68,11 @@ ROLLOUTS = ("auto", "heuristic", "random")
 VALUES = ("auto", "none")
 #: Playout length before the game's estimate scores it, when the game suggests none.
 DEFAULT_DEPTH = 20
+#: Tree reuse: how far (moves) and how widely (nodes) the kept tree is searched
+#: for the position the seat now faces.
+REUSE_DEPTH = 6
+REUSE_NODES = 24
+_FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
 
 class _Node:
@@ -117,6 +123,7 @@ class ISMCTSAgent:
         confidence: float | str = 1.0,
         depth: int | str = "auto",
         value: str = "auto",
+        reuse: bool | str = True,
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -134,6 +141,10 @@ class ISMCTSAgent:
         self.playout = parse_options(str(playout))
         self.confidence = float(confidence)
         self.simultaneous = str(simultaneous).strip().casefold()
+        flag = str(reuse).strip().casefold()
+        if flag not in _FLAGS:
+            raise ValueError(f"reuse must be one of {', '.join(_FLAGS)}, not {reuse!r}")
+        self.reuse = _FLAGS[flag]
         self.value = str(value).strip().casefold()
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}")
@@ -164,8 +175,13 @@ class ISMCTSAgent:
         # most visited first — what a hint shows a player.
         self.last_ranking: list[tuple[str, int, float]] = []
         self._policies: dict[tuple[str, int], RolloutPolicy] = {}
-        # Per decision: playouts the game's estimate ended (for measurements).
+        # Per decision: playouts the game's estimate ended, and the visits of the
+        # subtree kept from the previous decision (0: searched afresh).
         self.last_estimated = 0
+        self.last_reused = 0
+        # After a search: the subtree under the chosen move, and the search's own
+        # first sample with that move applied (to recognise the next position).
+        self._kept: tuple[_Node, State] | None = None
 
     # ------------------------------------------------------------------ deciding
     def act(self, ctx: AgentContext) -> Action:
@@ -175,11 +191,13 @@ class ISMCTSAgent:
             return legal[0]
         start = time.perf_counter()
         deadline = start + self.seconds if self.seconds is not None else math.inf
+        root = self._reused(ctx, legal)
+        self.last_reused = root.visits
         first = ctx.determinize()
         policy = self._policy(first)
         guide = self._guide(first, ctx)
         game_value, horizon = self._horizon(first)
-        root = _Node(ctx.seat)
+        witness = first.clone() if self.reuse else None
         done = 0
         self.last_estimated = 0
         state: State | None = first
@@ -194,7 +212,70 @@ class ISMCTSAgent:
                 break
         self.last_iterations = done
         self.last_seconds = time.perf_counter() - start
-        return self._best(root, legal, guide)
+        action = self._best(root, legal, guide)
+        self._keep(root, witness, ctx.seat, action)
+        return action
+
+    # ------------------------------------------------------------------ reuse
+    def _keep(self, root: _Node, witness: State | None, me: int, action: Action) -> None:
+        """Keep the subtree under the chosen move, with a sample of the position
+        it leads to (the search's first sample, the move applied)."""
+        self._kept = None
+        child = root.children.get(str(action))
+        if witness is None or child is None or child.mover != me or root.arms:
+            return
+        witness.quiet()
+        try:
+            witness.apply(me, action)
+        except BestiaryError:
+            return  # the sample disagrees with the position: keep nothing
+        self._kept = (child, witness)
+
+    def _reused(self, ctx: AgentContext, legal: list[Action]) -> _Node:
+        """The kept subtree's node for this position, or a fresh root.
+
+        The context gives no history, so the moves made since the last search
+        are found by replaying the kept tree's moves (breadth first, at most
+        REUSE_NODES nodes, REUSE_DEPTH moves deep) on the kept sample: a node is
+        this position only if the replayed sample shows this seat exactly the
+        view it has now, and the node's moves are this seat's own. Anything
+        else (a chance draw, an opponent's move the sample could not make, a new
+        game) is discarded and the search starts afresh. The node keeps only
+        the moves legal now."""
+        kept, self._kept = self._kept, None
+        me = ctx.seat
+        if not self.reuse or kept is None:
+            return _Node(me)
+        node, sample = kept
+        view = ctx.view()
+        frontier: list[tuple[_Node, State]] = [(node, sample)]
+        looked = 0
+        for _ in range(REUSE_DEPTH + 1):
+            deeper: list[tuple[_Node, State]] = []
+            for n, st in frontier:
+                looked += 1
+                if looked > REUSE_NODES:
+                    return _Node(me)
+                mine = bool(n.children) and all(c.mover == me for c in n.children.values())
+                if mine and not n.arms and me in st.to_act() and st.view(me) == view:
+                    keys = {str(a) for a in legal}
+                    n.children = {k: c for k, c in n.children.items() if k in keys}
+                    if n.children:
+                        n.mover = me
+                        return n
+                for key, child in sorted(n.children.items(), key=lambda kc: -kc[1].visits):
+                    if child.mover < 0 or child.mover not in st.to_act():
+                        continue
+                    moves = {str(a): a for a in st.legal(child.mover)}
+                    if key not in moves:
+                        continue
+                    nxt = st.clone()
+                    nxt.apply(child.mover, moves[key])
+                    deeper.append((child, nxt))
+            frontier = deeper
+            if not frontier:
+                break
+        return _Node(me)
 
     def _policy(self, sample: State) -> RolloutPolicy:
         """One rollout policy per game and table size, built on first use."""

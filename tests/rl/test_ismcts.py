@@ -273,3 +273,63 @@ def test_equal_seeds_give_equal_searches() -> None:
             action = bot.act(AgentContext(state.clone(), seat, Rng(2)))  # type: ignore[attr-defined,arg-type]
             runs.append((str(action), bot.last_ranking))  # type: ignore[attr-defined]
         assert runs[0] == runs[1]
+
+
+# ---------------------------------------------------------------- tree reuse
+def _play_with_search(spec: str, seed: int, decisions: int) -> list[tuple[str, int, list[str]]]:
+    """Taxonomy, 2 seats: seat 0 searches with ``spec``, seat 1 plays the heuristic.
+    Returns, per searched decision: the move, the visits reused, the root's moves."""
+    game = get_game("taxonomy")
+    state = game.new(2, seed=seed)
+    state.quiet()
+    bot = make_agent(game, spec, seed=seed)
+    assert isinstance(bot, ISMCTSAgent)
+    other = make_agent(game, "heuristic", seed=seed + 1)
+    out: list[tuple[str, int, list[str]]] = []
+    n = 0
+    while not state.over and len(out) < decisions:
+        seat = state.to_act()[0]
+        legal = {str(a) for a in state.legal(seat)}
+        if seat == 0:
+            action = bot.act(AgentContext(state, 0, Rng(n)))
+            if len(legal) > 1:
+                roots = [k for k, _, _ in bot.last_ranking]
+                # never a move that is not legal in the position searched now
+                assert set(roots) <= legal
+                out.append((str(action), bot.last_reused, roots))
+        else:
+            action = other.act(AgentContext(state, seat, Rng(n)))
+        state.apply(seat, action)
+        n += 1
+    return out
+
+
+def test_a_reused_tree_holds_only_moves_legal_now_and_is_reproducible() -> None:
+    spec = "ismcts:iterations=25,rollout=random"
+    first = _play_with_search(spec, 3, 40)
+    assert any(reused > 0 for _, reused, _ in first), "some decision reused the kept subtree"
+    assert any(reused == 0 for _, reused, _ in first), "and some could not be matched"
+    assert _play_with_search(spec, 3, 40) == first
+    off = _play_with_search(spec.replace("random", "random,reuse=0"), 3, 40)
+    assert all(reused == 0 for _, reused, _ in off)
+
+
+def test_a_kept_tree_is_discarded_when_the_position_cannot_be_matched() -> None:
+    """A search in one game, then a decision in another: nothing is reused."""
+    game = get_game("taxonomy")
+    bot = make_agent(game, "ismcts:iterations=20,rollout=random", seed=1)
+    assert isinstance(bot, ISMCTSAgent)
+    a = _decision_with_choices("taxonomy", 2, 1)
+    seat = a.to_act()[0]  # type: ignore[attr-defined]
+    bot.act(AgentContext(a, seat, Rng(0)))  # type: ignore[arg-type]
+    assert bot._kept is not None
+    b = _decision_with_choices("taxonomy", 2, 8)
+    seat_b = b.to_act()[0]  # type: ignore[attr-defined]
+    bot.act(AgentContext(b, seat_b, Rng(0)))  # type: ignore[arg-type]
+    assert bot.last_reused == 0
+
+
+def test_reuse_takes_a_yes_or_no() -> None:
+    with pytest.raises(BadAgentSpec, match="reuse"):
+        make_agent(get_game("taxonomy"), "ismcts:reuse=sometimes")
+    assert make_agent(get_game("taxonomy"), "ismcts:reuse=no").reuse is False  # type: ignore[attr-defined]
