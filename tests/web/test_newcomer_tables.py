@@ -531,11 +531,11 @@ def test_the_lobby_fits_a_phone(server: str, browser: Any) -> None:
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server + "/")
-        page.wait_for_selector("select")
-        games = page.eval_on_selector_all(
-            "select option", "os => os.map(o => [o.parentElement.id, o.value])"
+        page.wait_for_selector("select option[value='teratozoic']", state="attached")
+        picker = page.evaluate(
+            "(() => { const s = document.querySelector(\"option[value='teratozoic']\")"
+            ".closest('select'); return s && s.id; })()"
         )
-        picker = next((sel for sel, value in games if value == "teratozoic"), None)
         for gid in ("taxonomy", "monster-maker", "meat", "teratozoic"):
             if picker:
                 page.select_option(f"#{picker}", gid)
