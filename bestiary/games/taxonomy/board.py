@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 from ...engine.events import EventLog
@@ -123,30 +124,35 @@ class Board(State):
 
     def _recount(self, s: int) -> None:
         """Count again every key of ``s`` (hand and table) after a change that
-        is not one card in or out: a claim, a tabled card, a ban."""
-        self.tabled[s] = sum(len(cs) for _, cs in self.tables[s])
+        is not one card in or out: a claim, a tabled card, a ban, a sampled hand."""
+        tables = self.tables[s]
+        self.tabled[s] = sum(len(cs) for _, cs in tables) if tables else 0
         threes = self.threes
-        for k, x in enumerate(self.hk[s]):
-            if x >= 3:
-                threes[k] -= 1
+        old = self.hk[s]
+        for k in compress(range(len(old)), map((3).__le__, old)):  # the keys s held 3 of
+            threes[k] -= 1
         kc = self.kc[s] = [0] * self.deck.num_keys
         hk = self.hk[s] = [0] * self.deck.num_keys
         ck = self.ckeys
         bans, group_of = self.bans[s], self.group_of
+        big = 0
         for c in self.hands[s]:
             if not bans or group_of[c] not in bans:
                 for k in ck[c]:
-                    kc[k] += 1
                     hk[k] += 1
-        for _, cards in self.tables[s]:
+                    if hk[k] == 3:
+                        threes[k] += 1
+                    kc[k] += 1
+                    if kc[k] == 4:
+                        big += 1
+        for _, cards in tables:
             for c in cards:
                 if not bans or group_of[c] not in bans:
                     for k in ck[c]:
                         kc[k] += 1
-        self.big[s] = sum(1 for x in kc if x >= 4)
-        for k, x in enumerate(hk):
-            if x >= 3:
-                threes[k] += 1
+                        if kc[k] == 4:
+                            big += 1
+        self.big[s] = big
 
     def _excess(self, s: int) -> int:
         """Cards ``s`` holds beyond 8, hand and table sets together (reading 4)."""
