@@ -264,6 +264,14 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
             if lay is not None:
                 connectable[mask] = lay
                 val_open[mask] = monster_value([cards[j] for j in members], False, ignore)
+    if len(connectable) == n and not any(sub & (sub - 1) for sub in closable):
+        # No monster of two or more cards is worth building: every card alone
+        # (what the split below finds, without it), closed when it has no ends.
+        alone = [_alone(deck, ids[i], (1 << i) in closable) for i in range(n)]
+        all_closed = len(closable) == n
+        total = sum(m.value for m in alone) + int(all_closed)
+        alone.sort(key=lambda m: (-len(m.cards), -m.value))
+        return Build(tuple(alone), total, all_closed)
     neg = -(10**9)
     best_any = [neg] * (full + 1)
     best_closed = [neg] * (full + 1)
