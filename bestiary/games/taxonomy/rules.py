@@ -130,7 +130,8 @@ class TaxonomyState(Claims):
         }
     )
     # Derived: card dicts for views (rebuilt when a roll changes a card) and
-    # the legal moves of the discard phase.
+    # the legal moves of the deciding seat(s) when they are the same for all
+    # (discard, declare, duel, attack, impatient; reset at every change).
     CACHES: ClassVar[frozenset[str]] = frozenset({"_cc", "_legal", "_rr_json"})
 
     def __init__(self, game: Game, players: int, seed: int, rules: TaxonomyRules) -> None:
