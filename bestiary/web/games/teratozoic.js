@@ -745,7 +745,7 @@ export function render(root, state, api) {
   parts.push(actionGroups(legal.filter((a) => !inPanel.has(a)), GROUPS, api));
 
   if (panel) parts.push(panel);
-  else if (view.hand) parts.push(handPanel(view, state, api));
+  else if (view.hand && (view.hand.length || view.phase !== "over")) parts.push(handPanel(view, state, api));
 
   // The generation's plays: what each competing player put down, on a grid.
   const builds = view.players.filter((p) => p.build);
