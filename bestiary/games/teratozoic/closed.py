@@ -647,12 +647,27 @@ def _sub_multisets(
     most ``_QUICK_COMBOS`` looked at: the branch and bound settles the rest)."""
     drop = sum(counts) - size
     tried = 0
+    # All the cards of a sub-multiset close only if their ends pair up (parity 0),
+    # they have n - 1 connections (2 + sum(ends - 2) >= 0) and none is blank (but
+    # for a blank card alone): checked first, as the parity bound would.
+    vecs = [_PARITY[s[0]] for s in shapes]
+    deltas = [s[0].bit_count() - 2 for s in shapes]
+    blank = [s[0] == 0 for s in shapes]
     combos = itertools.combinations_with_replacement(range(len(shapes)), drop)
     for combo in itertools.islice(combos, _QUICK_COMBOS):
         left = list(counts)
         for k in combo:
             left[k] -= 1
         if min(left) < 0:
+            continue
+        par, slack, has_blank = 0, 2, False
+        for k, c in enumerate(left):
+            if c:
+                if c & 1:
+                    par ^= vecs[k]
+                slack += c * deltas[k]
+                has_blank = has_blank or blank[k]
+        if par or (size > 1 and has_blank) or slack < 0:
             continue
         sub = tuple(left)
         if upper_bound(shapes, sub) < size:
