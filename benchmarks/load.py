@@ -1,20 +1,27 @@
 """Load test of the game server, on loopback only: N bot tables, M scripted
-people playing against bots, and spectators, for a bounded time.
+people playing against bots, P tables of two scripted people (at a person's
+pace, each person on another server process when there are several), and
+spectators, for a bounded time.
 
-It starts its own ``bestiary serve`` on 127.0.0.1 (a fresh SQLite file in a
-temporary folder unless ``--db`` names one), with the per-client quotas
-raised (every client here is 127.0.0.1), and reports:
+It starts its own ``bestiary serve`` processes on 127.0.0.1 (``--processes``;
+a fresh SQLite file in a temporary folder unless ``--db`` names a store;
+several processes need a PostgreSQL URL), with the per-client quotas raised
+(every client here is 127.0.0.1), and reports:
 
 - moves/s: moves the server accepted over the run (all tables);
 - move round trip p50/p99: a person's ``act`` until the server has applied it
   and sent the update (an ``act`` then a ``ping``: the pong comes after);
 - errors: HTTP failures, error messages and dropped sockets;
-- RSS: the server process and its worker processes (peak and at the end).
+- RSS: each server process with its worker processes (peak and at the end);
+- the machine's load average at the start and the end (``uptime``).
 
     python benchmarks/load.py --tables 100 --humans 10 --spectators 50 --seconds 60
     python benchmarks/load.py --game meat --tables 20 --json
+    python benchmarks/load.py --db postgresql://u@127.0.0.1/load --processes 2 \
+        --tables 400 --pairs 100 --humans 0 --bot-delay 0.4
 
-Bounded: at most 500 tables, 200 people, 2000 spectators, 600 seconds.
+Bounded: at most 500 tables, 200 people, 200 pairs, 2000 spectators, 4
+processes, 600 seconds.
 """
 
 from __future__ import annotations
@@ -40,7 +47,14 @@ import httpx
 import websockets
 
 HOST = "127.0.0.1"  # never anything else: this tool only loads its own server
-LIMITS = {"tables": 500, "humans": 200, "spectators": 2000, "seconds": 600.0}
+LIMITS = {
+    "tables": 500,
+    "humans": 200,
+    "pairs": 200,
+    "spectators": 2000,
+    "processes": 4,
+    "seconds": 600.0,
+}
 BESTIARY = Path(sys.executable).with_name("bestiary")
 
 
@@ -51,7 +65,7 @@ class Stats:
     spectator_messages: int = 0
     human_moves: int = 0
     stale: int = 0  # moves overtaken by a bot's before they arrived (not errors)
-    rss_peak_kb: int = 0
+    rss_peak_kb: dict[int, int] = field(default_factory=dict)  # per server process
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -78,7 +92,9 @@ def _rss_kb(pid: int) -> int:
     return total
 
 
-def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(
+    db: str, port: int, bot_delay: float, log: Path | None = None
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         # Every client of this test is 127.0.0.1: lift the per-client quotas.
@@ -91,7 +107,10 @@ def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes
     }
     args = [str(BESTIARY), "serve", "--host", HOST, "--port", str(port), "--db", db]
     args += ["--bot-delay", str(bot_delay)]
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the process keeps it)
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=err)
+    if log:
+        err.close()  # type: ignore[union-attr]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -104,15 +123,24 @@ def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes
 
 
 async def bot_tables(
-    http: httpx.AsyncClient, game: str, players: int, bot: str, n: int, until: float, stats: Stats
+    https: list[httpx.AsyncClient],
+    game: str,
+    players: int,
+    bot: str,
+    n: int,
+    until: float,
+    stats: Stats,
 ) -> list[str]:
-    """Keep ``n`` all-bot tables running until ``until``; every table created."""
+    """Keep ``n`` all-bot tables running until ``until``, created at each
+    process in turn (each runs the bots of those it created); every table."""
+    http = https[0]
     seats = [{"kind": "bot", "agent": bot}] * players
     created: list[str] = []
     running: set[str] = set()
     while time.monotonic() < until:
         while len(running) < n and time.monotonic() < until:
-            r = await http.post("/api/tables", json={"game": game, "seats": seats})
+            where = https[len(created) % len(https)]
+            r = await where.post("/api/tables", json={"game": game, "seats": seats})
             if r.status_code != 201:
                 stats.error(f"create {r.status_code}")
                 await asyncio.sleep(0.5)
@@ -195,6 +223,85 @@ async def human(
             stats.error("socket dropped")
 
 
+async def pair(
+    bases: list[str],
+    https: list[httpx.AsyncClient],
+    index: int,
+    game: str,
+    players: int,
+    think: float,
+    until: float,
+    stats: Stats,
+) -> None:
+    """A table of two scripted people (seats 0 and 1; bots in any others), each
+    on its own process when there are several, thinking ``think`` seconds
+    (0.5x to 1.5x) before each move; a new table when one ends."""
+    http = https[index % len(https)]
+    seats = [{"kind": "human"}] * 2 + [{"kind": "bot", "agent": "random"}] * (players - 2)
+    while time.monotonic() < until:
+        r = await http.post("/api/tables", json={"game": game, "seats": seats})
+        if r.status_code != 201:
+            stats.error(f"create {r.status_code}")
+            await asyncio.sleep(1)
+            continue
+        table = r.json()["id"]
+        tokens = []
+        for seat in (0, 1):
+            j = await http.post(f"/api/tables/{table}/join", json={"seat": seat, "name": "load"})
+            if j.status_code != 200:
+                stats.error(f"join {j.status_code}")
+                break
+            tokens.append(j.json()["token"])
+        if len(tokens) < 2:
+            continue
+        homes = [bases[(index + seat) % len(bases)] for seat in (0, 1)]
+        await asyncio.gather(
+            *(person(homes[s], table, tokens[s], think, until, stats) for s in (0, 1))
+        )
+
+
+async def person(
+    base: str, table: str, token: str, think: float, until: float, stats: Stats
+) -> None:
+    """One scripted person at a table: a random legal move after thinking."""
+    rng = random.Random()
+    try:
+        async with websockets.connect(f"{base.replace('http', 'ws')}/ws/tables/{table}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            sent: float | None = None
+            latest: dict[str, Any] | None = None
+            while (left := until - time.monotonic()) > 0:
+                try:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), min(60.0, left)))
+                except TimeoutError:
+                    if left > 60:
+                        stats.error("no message for 60 s")
+                    return
+                if msg["type"] == "error":
+                    stale = ("not a legal action", "no decision to make", "not your turn")
+                    if any(text in msg["message"] for text in stale):
+                        stats.stale += 1
+                    else:
+                        stats.error(f"ws error: {msg['message'][:60]}")
+                elif msg["type"] == "update":
+                    latest = msg
+                    if msg["over"]:
+                        return
+                elif msg["type"] == "pong" and sent is not None:
+                    stats.round_trips.append(time.monotonic() - sent)
+                    sent = None
+                if sent is None and latest is not None and latest["your_turn"]:
+                    await asyncio.sleep(think * (0.5 + rng.random()))
+                    action = rng.choice(latest["legal"])
+                    await ws.send(json.dumps({"type": "act", "action": action}))
+                    await ws.send(json.dumps({"type": "ping"}))
+                    sent = time.monotonic()
+                    stats.human_moves += 1
+                    latest = None
+    except (OSError, TimeoutError, websockets.WebSocketException):
+        stats.error("socket dropped")
+
+
 async def spectator(base: str, table: str, until: float, stats: Stats) -> None:
     try:
         async with websockets.connect(f"{base.replace('http', 'ws')}/ws/tables/{table}") as ws:
@@ -227,16 +334,27 @@ async def spectators(
         t.cancel()
 
 
-async def sample_rss(pid: int, until: float, stats: Stats) -> None:
+async def sample_rss(pids: list[int], until: float, stats: Stats) -> None:
     while time.monotonic() < until:
-        stats.rss_peak_kb = max(stats.rss_peak_kb, _rss_kb(pid))
+        for pid in pids:
+            stats.rss_peak_kb[pid] = max(stats.rss_peak_kb.get(pid, 0), _rss_kb(pid))
         await asyncio.sleep(1.0)
 
 
-async def run(opts: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
     stats = Stats()
     limits = httpx.Limits(max_connections=200)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    load_before = _load()
+    base = bases[0]
+    https = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
+    async with contextlib.AsyncExitStack() as stack:
+        for h in https:
+            await stack.enter_async_context(h)
+        http = https[0]
         games = {g["id"]: g for g in (await http.get("/api/games")).json()["games"]}
         if opts.game not in games:
             raise SystemExit(f"unknown game {opts.game!r}; games: {', '.join(games)}")
@@ -245,13 +363,28 @@ async def run(opts: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         until = started + opts.seconds
         tasks = [
             asyncio.create_task(
-                bot_tables(http, opts.game, players, opts.bot, opts.tables, until, stats)
+                bot_tables(https, opts.game, players, opts.bot, opts.tables, until, stats)
             ),
-            asyncio.create_task(sample_rss(pid, until, stats)),
+            asyncio.create_task(sample_rss(pids, until, stats)),
+            *[
+                asyncio.create_task(
+                    pair(bases, https, i, opts.game, players, opts.think, until, stats)
+                )
+                for i in range(opts.pairs)
+            ],
             asyncio.create_task(spectators(base, http, opts.spectators, until, stats)),
             *[
-                asyncio.create_task(human(base, http, opts.game, players, until, stats))
-                for _ in range(opts.humans)
+                asyncio.create_task(
+                    human(
+                        bases[i % len(bases)],
+                        https[i % len(bases)],
+                        opts.game,
+                        players,
+                        until,
+                        stats,
+                    )
+                )
+                for i in range(opts.humans)
             ],
         ]
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -276,7 +409,12 @@ async def run(opts: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "bot_tables": opts.tables,
         "bot": opts.bot,
         "humans": opts.humans,
+        "pairs": opts.pairs,
+        "think_s": opts.think,
         "spectators": opts.spectators,
+        "processes": len(pids),
+        "store": "postgresql" if opts.db and opts.db.startswith("postgres") else "sqlite",
+        "bot_delay": opts.bot_delay,
         "seconds": round(elapsed, 1),
         "moves": moves,
         "moves_per_s": round(moves / elapsed, 1),
@@ -288,8 +426,10 @@ async def run(opts: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         else None,
         "spectator_messages": stats.spectator_messages,
         "errors": stats.errors,
-        "rss_mb_peak": round(stats.rss_peak_kb / 1024, 1),
-        "rss_mb_end": round(_rss_kb(pid) / 1024, 1),
+        "rss_mb_peak": [round(stats.rss_peak_kb.get(p, 0) / 1024, 1) for p in pids],
+        "rss_mb_end": [round(_rss_kb(p) / 1024, 1) for p in pids],
+        "load_before": load_before,
+        "load_after": _load(),
     }
 
 
@@ -300,6 +440,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", type=int, default=100, help="all-bot tables kept running")
     ap.add_argument("--bot", default="random", help="their bots (a lobby level or random)")
     ap.add_argument("--humans", type=int, default=10, help="scripted people vs bots")
+    ap.add_argument("--pairs", type=int, default=0, help="tables of two scripted people")
+    ap.add_argument(
+        "--think", type=float, default=1.0, help="seconds a person of a pair thinks (about)"
+    )
+    ap.add_argument("--processes", type=int, default=1, help="server processes (PostgreSQL)")
+    ap.add_argument("--logs", default=None, help="folder for the servers' logs")
     ap.add_argument("--spectators", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--bot-delay", type=float, default=0.0)
@@ -309,18 +455,29 @@ def main(argv: list[str] | None = None) -> int:
     for name, cap in LIMITS.items():
         if not 0 <= getattr(opts, name) <= cap:
             ap.error(f"--{name} must be 0 to {cap:g}")
+    if opts.processes < 1:
+        ap.error("--processes must be 1 or more")
+    if opts.processes > 1 and not (opts.db or "").startswith("postgres"):
+        ap.error("several processes share a PostgreSQL store: give --db postgresql://…")
     with tempfile.TemporaryDirectory() as tmp:
         db = opts.db or str(Path(tmp) / "load.sqlite3")
-        port = _free_port()
-        proc = start_server(db, port, opts.bot_delay)
+        procs: list[subprocess.Popen[bytes]] = []
+        bases: list[str] = []
         try:
-            report = asyncio.run(run(opts, f"http://{HOST}:{port}", proc.pid))
+            for i in range(opts.processes):  # one after the other: one migrates
+                port = _free_port()
+                log = Path(opts.logs) / f"server{i}.log" if opts.logs else None
+                procs.append(start_server(db, port, opts.bot_delay, log))
+                bases.append(f"http://{HOST}:{port}")
+            report = asyncio.run(run(opts, bases, [p.pid for p in procs]))
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            for proc in procs:
+                proc.send_signal(signal.SIGINT)
+            for proc in procs:
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     if opts.json:
         print(json.dumps(report))
     else:

@@ -244,7 +244,7 @@ class LiveTable:
         for attempt in range(10):
             async with self.lock:
                 try:
-                    done = self._apply(seat, text)
+                    done = await self._apply(seat, text)
                 except MoveTaken:
                     self._catch_up_locked()
                     continue
@@ -321,8 +321,19 @@ class LiveTable:
                 conn.send(error("you resigned: a bot plays this seat now; you are watching"))
                 self.resend(conn)
 
-    def _apply(self, seat: int, text: str) -> str:
-        """Under the lock: check, record and apply one move, then tell everyone."""
+    async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A store call: in a thread on PostgreSQL (a commit waits for the
+        server's disk, and the event loop must not), inline on SQLite (a
+        commit in WAL mode is a write to the file, shorter than a thread hop)."""
+        if self.store.shared:
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
+
+    async def _apply(self, seat: int, text: str) -> str:
+        """Under the lock: check, record and apply one move, then tell everyone.
+        The move is written (uncommitted) first, so a number another process
+        took fails before the state moves (MoveTaken); it commits after the
+        state accepted it, and only then does anyone hear of it."""
         if self.row.status == "waiting":
             free = ", ".join(map(str, self.free_seats()))
             raise IllegalAction(f"the table is waiting for players to take seat(s) {free}")
@@ -332,21 +343,22 @@ class LiveTable:
         canonical = str(action)
         n = self.moves
         before = self.state.event_count()
+        pending = await self._db(self.store.begin_move, self.id, n, seat, canonical)
         try:
-            with self.store.recording_move(self.id, n, seat, canonical) as finish:
-                self.state.apply(seat, action)
-                if self.state.over and self.state.result is not None:
-                    finish(self.state.result.to_json())
-        except (BestiaryError, MoveTaken):
-            raise  # apply refused or the number was taken: nothing written, state unchanged
+            self.state.apply(seat, action)
+        except BestiaryError:
+            await self._db(pending.rollback)
+            raise  # apply refused: nothing was written, the state is unchanged
+        except Exception:
+            await self._db(pending.rollback)
+            await self._reload(f"move {n} failed to apply")
+            raise
+        result = self.state.result.to_json() if self.state.over and self.state.result else None
+        try:
+            await self._db(pending.commit, result)
         except Exception:
             # The database refused after the state moved on: rebuild from the store.
-            log.exception("could not record move %d of table %s", n, self.id)
-            fresh = self.store.load_table(self.id)
-            if fresh is not None:
-                self.row = fresh
-                self._rebuild()
-            self.broadcast()
+            await self._reload(f"could not record move {n}")
             raise
         self.row.moves.append((seat, canonical))
         self._count_shown(before)
@@ -357,6 +369,14 @@ class LiveTable:
         if self.row.status == "finished":
             self._maybe_idle()  # nobody watching the end: memory is freed at once
         return canonical
+
+    async def _reload(self, why: str) -> None:
+        log.exception("table %s: %s; reloading it from the store", self.id, why)
+        fresh = await self._db(self.store.load_table, self.id)
+        if fresh is not None:
+            self.row = fresh
+            self._rebuild()
+        self.broadcast()
 
     # -- bots ----------------------------------------------------------------
     def _next_bot_seat(self) -> int | None:
@@ -404,7 +424,7 @@ class LiveTable:
                     return
                 log.info("table %s: seat %d ran out of time; a bot moved", self.id, seat)
                 try:
-                    self._apply(seat, text)
+                    await self._apply(seat, text)
                 except MoveTaken:
                     self._catch_up_locked()
                     return
@@ -431,7 +451,7 @@ class LiveTable:
                     if self.moves != n or seat not in self.state.to_act():
                         continue
                     try:
-                        self._apply(seat, text)
+                        await self._apply(seat, text)
                     except MoveTaken:  # another process stored a move first
                         self._catch_up_locked()
                         continue
@@ -440,8 +460,10 @@ class LiveTable:
             self.bot_task = None
             raise
         except Exception:
-            log.exception("the bots of table %s stopped", self.id)
+            # A store that failed for a moment (a lost connection): try again soon.
+            log.exception("the bots of table %s stopped; again in 2 s", self.id)
             self.bot_task = None
+            asyncio.get_running_loop().call_later(2.0, self.wake_bots)
 
     async def _bot_decision(self, seat: int, agent: str | None = None) -> str:
         """The bot's move for ``seat``: its own bot, or ``agent`` (a person's

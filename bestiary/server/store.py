@@ -69,6 +69,34 @@ class MoveTaken(Exception):
     number: the caller's state is behind the store. Nothing was written."""
 
 
+class PendingMove:
+    """A move written but not yet committed (:meth:`Store.begin_move`)."""
+
+    def __init__(self, conn: sa.Connection, txn: sa.RootTransaction, table_id: str) -> None:
+        self.conn, self.txn, self.table_id = conn, txn, table_id
+
+    def commit(self, result: dict[str, Any] | None = None) -> None:
+        """Commit the move; with the game's ``result`` when it ended the game
+        (the table is marked finished and its lease dropped, same transaction)."""
+        try:
+            if result is not None:
+                self.conn.execute(
+                    tables.update()
+                    .where(tables.c.id == self.table_id)
+                    .values(status="finished", result=json.dumps(result), finished_at=_now())
+                )
+                self.conn.execute(leases.delete().where(leases.c.table_id == self.table_id))
+            self.txn.commit()
+        finally:
+            self.conn.close()
+
+    def rollback(self) -> None:
+        try:
+            self.txn.rollback()
+        finally:
+            self.conn.close()
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -394,6 +422,29 @@ class Store:
             ).scalar_one_or_none()
 
     # -- moves --------------------------------------------------------------
+    def begin_move(self, table_id: str, n: int, seat: int, action: str) -> PendingMove:
+        """Write move ``n`` in a transaction left open: the caller applies the
+        move to its state, then commits (or rolls back). MoveTaken, with
+        nothing written, if another writer already has number ``n``."""
+        conn = self.engine.connect()
+        txn = conn.begin()
+        try:
+            conn.execute(
+                moves.insert().values(
+                    table_id=table_id, n=n, seat=seat, action=action, created_at=_now()
+                )
+            )
+            self._notify(conn, "move", table_id, n + 1)
+        except sa.exc.IntegrityError:
+            txn.rollback()
+            conn.close()
+            raise MoveTaken(f"move {n} of table {table_id} is already stored") from None
+        except BaseException:
+            txn.rollback()
+            conn.close()
+            raise
+        return PendingMove(conn, txn, table_id)
+
     @contextmanager
     def recording_move(
         self, table_id: str, n: int, seat: int, action: str
@@ -401,26 +452,14 @@ class Store:
         """Write move ``n`` and commit only if the body (which applies the move
         to the live state) succeeds. The body may call the yielded function
         with the result when the move ends the game: same transaction."""
-        with self.engine.begin() as conn:
-            try:
-                conn.execute(
-                    moves.insert().values(
-                        table_id=table_id, n=n, seat=seat, action=action, created_at=_now()
-                    )
-                )
-            except sa.exc.IntegrityError:
-                raise MoveTaken(f"move {n} of table {table_id} is already stored") from None
-            self._notify(conn, "move", table_id, n + 1)
-
-            def finish(result: dict[str, Any]) -> None:
-                conn.execute(
-                    tables.update()
-                    .where(tables.c.id == table_id)
-                    .values(status="finished", result=json.dumps(result), finished_at=_now())
-                )
-                conn.execute(leases.delete().where(leases.c.table_id == table_id))
-
-            yield finish
+        pending = self.begin_move(table_id, n, seat, action)
+        results: list[dict[str, Any]] = []
+        try:
+            yield results.append
+        except BaseException:
+            pending.rollback()
+            raise
+        pending.commit(results[0] if results else None)
 
     def moves_from(self, table_id: str, n: int) -> list[tuple[int, str]]:
         """The stored moves of a table from number ``n`` on (catching up)."""
