@@ -127,3 +127,82 @@ def test_the_lobby_lists_a_page_at_a_time_with_filters(fast_client: TestClient) 
     assert client.get("/api/tables", params={"game": "meat"}).json()["total"] == 0
     assert client.get("/api/tables", params={"game": "toy"}).json()["total"] == 5
     assert client.get("/api/tables", params={"limit": 1000}).status_code == 422
+
+
+def _new_as(client: TestClient, who: str | None) -> int:
+    headers = {"X-Bestiary-Client": who} if who else {}
+    body = {"game": "toy", "seats": HUMAN_AND_BOT}
+    return client.post("/api/tables", json=body, headers=headers).status_code
+
+
+def test_clients_behind_one_address_each_have_their_quota_up_to_the_address_ceiling(
+    tmp_path: Path,
+) -> None:
+    """Keyed by the client's id where it sends one: two people behind one
+    router each create their share; the address as a whole gets ip_factor
+    shares, so inventing ids does not lift the bound."""
+    with _client(tmp_path, table_burst=2, tables_per_minute=0.01, ip_factor=2) as client:
+        assert [_new_as(client, "alice-browser-1") for _ in range(3)] == [201, 201, 429]
+        assert [_new_as(client, "bob-browser-22") for _ in range(3)] == [201, 201, 429]
+        r = client.post(
+            "/api/tables",
+            json={"game": "toy", "seats": HUMAN_AND_BOT},
+            headers={"X-Bestiary-Client": "made-up-id-333"},
+        )
+        assert r.status_code == 429 and "your address" in r.json()["detail"]
+        assert client.get("/api/tables").json()["total"] == 4
+
+
+def test_a_malformed_client_id_is_refused_and_nothing_is_created(tmp_path: Path) -> None:
+    with _client(tmp_path) as client:
+        r = client.post(
+            "/api/tables",
+            json={"game": "toy", "seats": HUMAN_AND_BOT},
+            headers={"X-Bestiary-Client": "bad id!"},
+        )
+        assert r.status_code == 400 and "8 to 64 letters" in r.json()["detail"]
+        assert client.get("/api/tables").json()["total"] == 0
+
+
+def test_socket_and_address_limits_come_from_the_environment() -> None:
+    limits = Limits.from_env(
+        {
+            "BESTIARY_SOCKET_MESSAGES_PER_SECOND": "2.5",
+            "BESTIARY_SOCKET_MESSAGE_BURST": "4",
+            "BESTIARY_IP_FACTOR": "3",
+            "BESTIARY_LEASE_SECONDS": "4",
+        }
+    )
+    assert (limits.socket_messages_per_second, limits.socket_message_burst) == (2.5, 4)
+    assert (limits.ip_factor, limits.lease_seconds) == (3, 4)
+
+
+def test_each_seat_has_its_own_message_quota_within_its_address_share(tmp_path: Path) -> None:
+    from .conftest import hello, recv
+
+    limits = Limits(
+        client_messages_per_second=0.001,
+        client_message_burst=3,
+        ip_factor=2,
+        table_burst=100,
+    )
+    app = create_app(str(tmp_path / "q.sqlite3"), bot_delay=0, limits=limits)
+    with TestClient(app) as client:
+        t = create(client, seats=["human", "human"], seed=3)
+        tokens = [join(client, t["id"], 0), join(client, t["id"], 1)]
+        with (
+            client.websocket_connect(f"/ws/tables/{t['id']}") as a,
+            client.websocket_connect(f"/ws/tables/{t['id']}") as b,
+            client.websocket_connect(f"/ws/tables/{t['id']}") as watcher,
+        ):
+            hello(a, tokens[0])
+            hello(b, tokens[1])
+            hello(watcher, None)
+            for ws in (a, b):  # one address, two seats: three messages each
+                for _ in range(3):
+                    ws.send_json({"type": "ping"})
+                    assert recv(ws)["type"] == "pong"
+            # The address's share (2 x 3) is spent: its spectator is refused.
+            watcher.send_json({"type": "ping"})
+            msg = recv(watcher)
+            assert msg["type"] == "error" and "too many messages" in msg["message"]
