@@ -22,15 +22,6 @@ from .scoring import HAND_SIZE
 class Claims(Natures):
     """The claim window on the top discard."""
 
-    def _anyone_holds_three(self, c: int) -> bool:
-        """Does some seat hold three cards of a key of ``c`` (the first test of
-        a claim, answered from the counts without asking each seat)?"""
-        threes = self.threes
-        for k in self.ckeys[c]:  # noqa: SIM110 (a loop: any() and a generator cost more here)
-            if threes[k]:
-                return True
-        return False
-
     def _window(self, s: int, c: int) -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
         """The seats asked about ``c`` and the keys each may claim it under:
         the seats that may claim (``claim_window=eligible``), or every other

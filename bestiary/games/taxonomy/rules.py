@@ -344,7 +344,16 @@ class TaxonomyState(Claims):
         """The top discard may be claimed (reading 3), else the next player's turn
         begins (True: with its draw done; the caller plays it on)."""
         c = self.last_discard
-        if c >= 0 and self.discards[-1] == c and (self.window_all or self._anyone_holds_three(c)):
+        if c >= 0 and self.discards[-1] == c:
+            if not self.window_all:
+                # "If you have 3 cards of the same type": when no seat holds three
+                # of a key of the card, nobody is asked (counted per key, not per seat).
+                threes = self.threes
+                for k in self.ckeys[c]:
+                    if threes[k]:
+                        break
+                else:
+                    return self._start_turn(self.after[s][0])
             seats, keys = self._window(s, c)
             if seats:
                 self.claim_card, self.claim_from = c, s
