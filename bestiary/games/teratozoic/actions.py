@@ -112,7 +112,7 @@ class ActionTable:
     edges of card ``c`` in orientation ``t``. Immutable values only, so every
         state of every match with this card set shares one table."""
 
-    __slots__ = ("attached", "deck", "edges", "hold", "keep", "start", "take")
+    __slots__ = ("attached", "deck", "edges", "fits", "hold", "keep", "start", "take")
 
     def __init__(self, deck: Sequence[Card]) -> None:
         self.deck = deck
@@ -126,6 +126,17 @@ class ActionTable:
         self.attached: dict[int, Attach] = {}
         # Per card and orientation: its four edges (N, E, S, W), for placing.
         self.edges = tuple(tuple(edges_of(m) for m in c.orients) for c in deck)
+        # fits[side * 8 + ends]: card -> its orientations whose edge ``side``
+        # meets some of ``ends`` (a 3-bit edge), for attaching by hand.
+        self.fits = tuple(
+            {
+                c.id: ts
+                for c in deck
+                if (ts := tuple(t for t, es in enumerate(self.edges[c.id]) if es[side] & ends))
+            }
+            for side in range(4)
+            for ends in range(8)
+        )
 
     def attach(self, card: int, edge: int, anchor: int, turned: int) -> Attach:
         key = ((card * len(self.deck) + anchor) * 4 + edge) * 2 + turned

@@ -379,6 +379,7 @@ class TeratozoicState(State):
         edges = acts.edges
         attach = acts.attach
         made = acts.attached
+        fits = acts.fits
         n = len(self.deck)
         for p in placed:
             anchor = edges[p.card]
@@ -390,12 +391,11 @@ class TeratozoicState(State):
                 dx, dy = STEP[d]
                 if (p.x + dx, p.y + dy) in cells:
                     continue
-                od = OPPOSITE[d]
+                fit = fits[OPPOSITE[d] * 8 + ends]
                 for c in free:
-                    for t, es in enumerate(edges[c]):
-                        if es[od] & ends:
-                            a = made.get(((c * n + p.card) * 4 + d) * 2 + t)
-                            out.append(a if a is not None else attach(c, d, p.card, t))
+                    for t in fit.get(c, ()):
+                        a = made.get(((c * n + p.card) * 4 + d) * 2 + t)
+                        out.append(a if a is not None else attach(c, d, p.card, t))
         return out
 
     def _place(self, seat: int, action: Start | Attach) -> None:
