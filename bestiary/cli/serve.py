@@ -28,8 +28,16 @@ def serve(
             'default: the environment variable BESTIARY_AGENTS="a=m:X,b=n:Y")',
         ),
     ] = None,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            help="bots think on this Ray cluster (e.g. ray://head:10001, or 'local') "
+            "instead of local worker processes"
+        ),
+    ] = None,
 ) -> None:
-    """Run the web app: lobby and tables for every game."""
+    """Run the web app: lobby and tables for every game. Several processes may
+    serve the same tables over one PostgreSQL (--db postgresql://…)."""
     if not 0 < port < 65536:
         fail(f"--port must be between 1 and 65535, not {port}")
     if not 0 <= bot_delay <= 60:
@@ -41,4 +49,13 @@ def serve(
         fail(f"the web app needs its extras: pip install 'bestiary[web]' ({exc})")
     items = agent or [a for a in os.environ.get("BESTIARY_AGENTS", "").split(",") if a.strip()]
     agents = guarded(lambda: parse_agent_args(items))
-    guarded(lambda: run(host=host, port=port, db=db, bot_delay=bot_delay, agents=agents))
+    guarded(
+        lambda: run(
+            host=host,
+            port=port,
+            db=db,
+            bot_delay=bot_delay,
+            agents=agents,
+            ray_address=ray_address,
+        )
+    )

@@ -19,6 +19,7 @@ def run(
     db: str | None = None,
     bot_delay: float = 0.4,
     agents: Mapping[str, str] | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """Serve the app (lobby, tables, API) until interrupted. ``agents``: the
     operator's own bots, ``{"NAME": "module:Object"}`` (``serve --agent``)."""
@@ -33,7 +34,7 @@ def run(
     if not server_log.handlers:
         server_log.addHandler(handler)
         server_log.setLevel(logging.INFO)
-    app = create_app(db, bot_delay=bot_delay, agents=agents)
+    app = create_app(db, bot_delay=bot_delay, agents=agents, ray_address=ray_address)
     app.state.store.check()  # a clear error now rather than a trace at start-up
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     store = _safe(app.state.store.url)

@@ -168,17 +168,20 @@ def create_app(
     burst: int | None = None,
     limits: Limits | None = None,
     agents: Mapping[str, str] | None = None,
+    ray_address: str | None = None,
 ) -> FastAPI:
     """The app on the store ``db`` names (see :func:`store.database_url`).
     ``rate_per_second``/``burst`` limit the messages one websocket may send
     (default: the limits' ``socket_messages_per_second``/``socket_message_burst``);
     ``limits`` everything else (default: :meth:`Limits.from_env`). ``agents``:
     the operator's own bots, ``{"NAME": "module:Object"}``, offered by NAME for
-    every game; each is imported and checked now (BadAgentSpec if it fails)."""
+    every game; each is imported and checked now (BadAgentSpec if it fails).
+    ``ray_address``: bots think on that Ray cluster (``"local"``: one started
+    here) instead of local worker processes."""
     limits = limits or Limits.from_env()
     own = operator_agents(agents or {}, _game_bots()) if agents else {}
     store = Store(database_url(db))
-    hub = Hub(store, bot_delay, limits, own)
+    hub = Hub(store, bot_delay, limits, own, ray_address=ray_address)
     sockets = Counter()
     rate = limits.socket_messages_per_second if rate_per_second is None else rate_per_second
     socket_burst = limits.socket_message_burst if burst is None else burst

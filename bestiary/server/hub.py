@@ -32,9 +32,10 @@ from .cluster import Cluster
 from .config import Limits
 from .limits import ClientBuckets
 from .live import LiveTable, table_info
+from .raypool import RayPool
 from .seeds import new_seed
 from .store import SeatRow, Store, TableRow
-from .workers import WorkerPool
+from .workers import Pool, WorkerPool
 
 log = logging.getLogger("bestiary.server")
 
@@ -64,6 +65,7 @@ class Hub:
         bot_delay: float,
         limits: Limits | None = None,
         agents: Mapping[str, str] | None = None,
+        ray_address: str | None = None,
     ) -> None:
         self.store = store
         self.bot_delay = bot_delay
@@ -72,7 +74,12 @@ class Hub:
         # (bots.operator_agents): seated by NAME, imported only from here.
         self.agents = dict(agents or {})
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
-        self.bots = WorkerPool(self.limits.bot_workers, "bot")
+        # Bots think in local worker processes, or on Ray actors (serve --ray-address).
+        self.bots: Pool = (
+            RayPool(self.limits.bot_workers, "bot", ray_address)
+            if ray_address
+            else WorkerPool(self.limits.bot_workers, "bot")
+        )
         self.tools = WorkerPool(self.limits.tool_workers, "tool")
         lim = self.limits
         self._creations = ClientBuckets(lim.tables_per_minute / 60, lim.table_burst)

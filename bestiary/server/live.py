@@ -40,7 +40,7 @@ from .jobs import bot_move, bot_seed
 from .messages import error, seat_update
 from .seeds import commitment
 from .store import MoveTaken, Store, TableRow
-from .workers import WorkerPool
+from .workers import Pool
 
 log = logging.getLogger("bestiary.server")
 
@@ -83,7 +83,7 @@ class LiveTable:
         game: Game,
         store: Store,
         bot_delay: float,
-        pool: WorkerPool | None = None,
+        pool: Pool | None = None,
         limits: Limits | None = None,
         agents: Mapping[str, str] | None = None,
     ) -> None:

@@ -20,13 +20,24 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.errors import BadInput, BestiaryError
 
 log = logging.getLogger("bestiary.server")
 
 READY_SECONDS = 60.0  # a fresh worker imports the package and every game first
+
+
+class Pool(Protocol):
+    """What the server needs of a pool: a local :class:`WorkerPool` or a
+    :class:`~.raypool.RayPool`."""
+
+    async def run(
+        self, fn: Callable[..., Any], *args: Any, seconds: float, wait: float | None = None
+    ) -> Any: ...
+
+    def close(self) -> None: ...
 
 
 class Busy(BestiaryError):
