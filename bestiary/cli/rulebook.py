@@ -6,7 +6,6 @@ found from the module that defines the game class: no game needs a hook.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,12 +21,7 @@ class Section:
 
 
 def rules_path(game: Game) -> Path | None:
-    module = sys.modules.get(type(game).__module__)
-    file = getattr(module, "__file__", None)
-    if not file:
-        return None
-    path = Path(file).parent / "RULES.md"
-    return path if path.is_file() else None
+    return game.rules_path()
 
 
 def sections(game: Game) -> list[Section]:

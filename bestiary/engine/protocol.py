@@ -294,15 +294,25 @@ class Game(ABC):
         parts = " ".join(f"{k}={v}" for k, v in event.data.items())
         return f"{event.kind} {parts}".strip()
 
+    def package_dir(self) -> Path | None:
+        """The folder of the game's package: its RULES.md and data/ live there."""
+        import sys
+
+        module = sys.modules.get(type(self).__module__)
+        file = getattr(module, "__file__", None)
+        return Path(file).resolve().parent if file else None
+
+    def rules_path(self) -> Path | None:
+        """The game's RULES.md (how this engine reads the rulebook), if it has one."""
+        folder = self.package_dir()
+        path = folder / "RULES.md" if folder else None
+        return path if path is not None and path.is_file() else None
+
     def event_rule(self, kind: str) -> EventRule | None:
         """The RULES.md section and rulebook quote behind events of ``kind``
         (from ``data/event_rules.toml`` beside the game's code)."""
-        import sys
-
-        module = sys.modules[type(self).__module__]
-        if module.__file__ is None:
-            return None
-        return rule_for(Path(module.__file__).resolve().parent, kind)
+        folder = self.package_dir()
+        return rule_for(folder, kind) if folder else None
 
     def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
         """JSON-safe card list for ``bestiary cards`` (None: this game has none)."""

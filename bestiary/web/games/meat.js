@@ -14,6 +14,8 @@ pageStyle("meat", import.meta.url); // its stylesheet sits next to it
 const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
 const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
 const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
+// A log entry's line in the page's language (the server sends both; "text" is English).
+const lineOf = (e) => (e.texts && globalThis.lang && e.texts[globalThis.lang()]) || e.text;
 
 // The legal actions as buttons in named groups; an aimed action ("resolve X
 // @ s1 front") sits in a row of its own card, one button per target.
@@ -339,7 +341,7 @@ function summaries(state, api) {
     "div",
     { class: "meat-summaries" },
     h("h3", {}, t("Battle summaries")),
-    ...sums.reverse().map((e) => h("p", {}, e.text, " ", ...(e.event.dice || []).map((d) => h("span", { class: "meat-die" }, String(d))))),
+    ...sums.reverse().map((e) => h("p", {}, lineOf(e), " ", ...(e.event.dice || []).map((d) => h("span", { class: "meat-die" }, String(d))))),
   );
 }
 

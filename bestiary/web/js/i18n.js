@@ -146,3 +146,4 @@ async function load() {
 // need no import path of their own.
 globalThis.t = t;
 globalThis.tn = tn;
+globalThis.lang = lang;
