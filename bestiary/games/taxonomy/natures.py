@@ -33,6 +33,7 @@ from .scoring import HAND_SIZE
 E_AGG, E_CHEER, E_MEAN, E_PROUD, E_HONEST, E_IMPATIENT = range(6)
 _DISCARD_EFFECTS = ((AGGRESSIVE, E_AGG), (CHEERFUL, E_CHEER), (MEAN, E_MEAN), (PROUD, E_PROUD))
 _DISCARD_NATURES = AGGRESSIVE | CHEERFUL | MEAN | PROUD
+_DRAW_NATURES = HONEST | IMPATIENT
 
 
 class Natures(Board):
@@ -76,18 +77,18 @@ class Natures(Board):
         if not bans or self.group_of[c] not in bans:  # a banned type is not collected
             kc, hk = self.kc[s], self.hk[s]
             for k in self.ckeys[c]:
-                hk[k] += 1
-                if hk[k] == 3:
+                x = hk[k] = hk[k] + 1
+                if x == 3:
                     self.threes[k] += 1
-                kc[k] += 1
-                if kc[k] == 4:
+                x = kc[k] = kc[k] + 1
+                if x == 4:
                     self.big[s] += 1
         self.drawn.append(c)
         self.fresh_draw = True
         if self.log.enabled:
             self.log.emit("drew", to=[s], seat=s, card=self._card(c))
             self.log.emit("drew", to=[o for o in range(self.players) if o != s], seat=s)
-        if m & (HONEST | IMPATIENT):
+        if m & _DRAW_NATURES:
             if m & HONEST:
                 self.queue.append((E_HONEST, c))
             if m & IMPATIENT:
@@ -103,11 +104,11 @@ class Natures(Board):
         if not bans or self.group_of[c] not in bans:
             kc, hk = self.kc[s], self.hk[s]
             for k in self.ckeys[c]:
-                hk[k] -= 1
-                if hk[k] == 2:
+                x = hk[k] = hk[k] - 1
+                if x == 2:
                     self.threes[k] -= 1
-                kc[k] -= 1
-                if kc[k] == 3:
+                x = kc[k] = kc[k] - 1
+                if x == 3:
                     self.big[s] -= 1
         m = self.nat[c]
         if m & PROUD:
