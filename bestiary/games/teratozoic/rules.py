@@ -324,7 +324,8 @@ class TeratozoicState(State):
         if phase == "expression":
             return (self.competing[self.expr_pos],)
         if phase == "growth":
-            return tuple(s for s in self.competing if self.choice[s] is None)
+            choice = self.choice
+            return tuple([s for s in self.competing if choice[s] is None])
         if phase == "breed-play":
             assert self.winner is not None
             return (self.winner,)

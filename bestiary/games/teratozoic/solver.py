@@ -218,10 +218,10 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     ends = [0] * (full + 1)
     blanks = sum(1 << j for j in range(n) if n_ends[j] == 0)
     doublers = sum(1 << j for j, c in enumerate(cards) if c.doubler)
-    kin = [
-        full if ignore else sum(1 << j for j, o in enumerate(cards) if o.colour == c.colour)
-        for c in cards
-    ]
+    by_colour: dict[str, int] = {}
+    for j, c in enumerate(cards):
+        by_colour[c.colour] = by_colour.get(c.colour, 0) | 1 << j
+    kin = [full if ignore else by_colour[c.colour] for c in cards]
     for mask in range(1, full + 1):
         low = mask & -mask
         i = low.bit_length() - 1
