@@ -321,19 +321,10 @@ class LiveTable:
                 conn.send(error("you resigned: a bot plays this seat now; you are watching"))
                 self.resend(conn)
 
-    async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A store call: in a thread on PostgreSQL (a commit waits for the
-        server's disk, and the event loop must not), inline on SQLite (a
-        commit in WAL mode is a write to the file, shorter than a thread hop)."""
-        if self.store.shared:
-            return await asyncio.to_thread(fn, *args)
-        return fn(*args)
-
     async def _apply(self, seat: int, text: str) -> str:
         """Under the lock: check, record and apply one move, then tell everyone.
-        The move is written (uncommitted) first, so a number another process
-        took fails before the state moves (MoveTaken); it commits after the
-        state accepted it, and only then does anyone hear of it."""
+        Nobody hears of a move before it is committed; MoveTaken (state
+        unchanged) if another process already stored a move of that number."""
         if self.row.status == "waiting":
             free = ", ".join(map(str, self.free_seats()))
             raise IllegalAction(f"the table is waiting for players to take seat(s) {free}")
@@ -343,23 +334,10 @@ class LiveTable:
         canonical = str(action)
         n = self.moves
         before = self.state.event_count()
-        pending = await self._db(self.store.begin_move, self.id, n, seat, canonical)
-        try:
-            self.state.apply(seat, action)
-        except BestiaryError:
-            await self._db(pending.rollback)
-            raise  # apply refused: nothing was written, the state is unchanged
-        except Exception:
-            await self._db(pending.rollback)
-            await self._reload(f"move {n} failed to apply")
-            raise
-        result = self.state.result.to_json() if self.state.over and self.state.result else None
-        try:
-            await self._db(pending.commit, result)
-        except Exception:
-            # The database refused after the state moved on: rebuild from the store.
-            await self._reload(f"could not record move {n}")
-            raise
+        if self.store.shared:
+            await self._apply_shared(seat, action, canonical, n)
+        else:
+            self._apply_local(seat, action, canonical, n)
         self.row.moves.append((seat, canonical))
         self._count_shown(before)
         if self.state.over and self.state.result is not None:
@@ -370,9 +348,40 @@ class LiveTable:
             self._maybe_idle()  # nobody watching the end: memory is freed at once
         return canonical
 
-    async def _reload(self, why: str) -> None:
+    def _apply_local(self, seat: int, action: Any, canonical: str, n: int) -> None:
+        """SQLite (one process): write, apply and commit inline. A commit in
+        WAL mode is a write to the file, shorter than a hop to a thread."""
+        try:
+            with self.store.recording_move(self.id, n, seat, canonical) as finish:
+                self.state.apply(seat, action)
+                if self.state.over and self.state.result is not None:
+                    finish(self.state.result.to_json())
+        except (BestiaryError, MoveTaken):
+            raise  # apply refused or the number was taken: nothing written, state unchanged
+        except Exception:
+            self._reload(f"could not record move {n}")
+            raise
+
+    async def _apply_shared(self, seat: int, action: Any, canonical: str, n: int) -> None:
+        """PostgreSQL: the move is applied to a copy of the state, written and
+        committed in one call on a store thread (the event loop never waits
+        for the database's disk, and a connection is held only while the
+        thread writes), and the copy becomes the state once it is stored."""
+        state = self.state.clone()
+        state.apply(seat, action)  # IllegalAction: nothing written, state unchanged
+        result = state.result.to_json() if state.over and state.result is not None else None
+        try:
+            await self.store.run(self.store.write_move, self.id, n, seat, canonical, result)
+        except MoveTaken:
+            raise
+        except Exception:
+            self._reload(f"could not record move {n}")
+            raise
+        self.state = state
+
+    def _reload(self, why: str) -> None:
         log.exception("table %s: %s; reloading it from the store", self.id, why)
-        fresh = await self._db(self.store.load_table, self.id)
+        fresh = self.store.load_table(self.id)
         if fresh is not None:
             self.row = fresh
             self._rebuild()

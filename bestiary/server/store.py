@@ -13,9 +13,11 @@ table says which process runs each table's bots.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -29,6 +31,7 @@ from ..engine.errors import BadInput
 from .schema import leases, moves, seats, tables
 
 CHANNEL = "bestiary"  # the NOTIFY channel of table changes
+STORE_THREADS = 8  # threads that write moves to PostgreSQL
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -148,6 +151,9 @@ class Store:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
+        else:  # the store's threads and the event loop's own reads
+            kwargs.update(pool_size=STORE_THREADS + 4, max_overflow=8)
+        self._threads: ThreadPoolExecutor | None = None
         try:
             self.engine: Engine = sa.create_engine(url, **kwargs)
         except ImportError as exc:
@@ -189,6 +195,8 @@ class Store:
             raise BadInput(f"cannot open the database: {reason}") from None
 
     def dispose(self) -> None:
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
         self.engine.dispose()
 
     def _notify(self, conn: sa.Connection, kind: str, table_id: str, n: int = 0) -> None:
@@ -444,6 +452,20 @@ class Store:
             conn.close()
             raise
         return PendingMove(conn, txn, table_id)
+
+    def write_move(
+        self, table_id: str, n: int, seat: int, action: str, result: dict[str, Any] | None
+    ) -> None:
+        """Write and commit move ``n`` (with the result if it ended the game)
+        in one go; MoveTaken, nothing written, if the number is taken."""
+        self.begin_move(table_id, n, seat, action).commit(result)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A store call on one of the store's threads (PostgreSQL: a commit
+        waits for the server's disk; the event loop must not)."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="store")
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     @contextmanager
     def recording_move(
