@@ -246,10 +246,10 @@ class LiveTable:
                 try:
                     done = await self._apply(seat, text)
                 except MoveTaken:
-                    self._catch_up_locked()
+                    await self._catch_up_locked()
                     continue
                 except BestiaryError:
-                    if self.store.shared and attempt == 0 and self._catch_up_locked():
+                    if self.store.shared and attempt == 0 and await self._catch_up_locked():
                         continue
                     raise
             self.wake_bots()
@@ -261,14 +261,14 @@ class LiveTable:
         """Apply the moves other processes stored since this replica's last,
         and tell this process's sockets."""
         async with self.lock:
-            self._catch_up_locked()
+            await self._catch_up_locked()
         self.wake_bots()
 
     async def refresh(self) -> None:
         """Seats, status and rematch as stored (another process seated
         someone, a person resigned there, the table expired), then the moves."""
         async with self.lock:
-            head = self.store.load_header(self.id)
+            head = await self.store.run(self.store.load_header, self.id)
             if head is not None:
                 for old, new in zip(self.row.seats, head.seats, strict=True):
                     if old.kind == "human" and new.kind == "bot":
@@ -277,17 +277,20 @@ class LiveTable:
                 self.row.rematch = head.rematch
                 if self.row.status in ("waiting", "playing"):
                     self.row.status = head.status
-                self._catch_up_locked(quiet=True)
+                await self._catch_up_locked(quiet=True)
                 self.broadcast()
                 if self.row.status == "expired":
                     for conn in list(self.connections):
                         self.disconnect(conn)
         self.wake_bots()
 
-    def _catch_up_locked(self, quiet: bool = False) -> int:
+    async def _catch_up_locked(self, quiet: bool = False) -> int:
         """Under the lock: the stored moves this replica lacks, applied; how
         many. A history that does not replay here is reloaded whole."""
-        fresh = self.store.moves_from(self.id, self.moves)
+        if self.store.shared:  # a query: on the store's threads, not the event loop
+            fresh = await self.store.run(self.store.moves_from, self.id, self.moves)
+        else:
+            fresh = self.store.moves_from(self.id, self.moves)
         if not fresh:
             return 0
         try:
@@ -435,7 +438,7 @@ class LiveTable:
                 try:
                     await self._apply(seat, text)
                 except MoveTaken:
-                    self._catch_up_locked()
+                    await self._catch_up_locked()
                     return
         self.timer = None
         self.wake_bots()
@@ -462,7 +465,7 @@ class LiveTable:
                     try:
                         await self._apply(seat, text)
                     except MoveTaken:  # another process stored a move first
-                        self._catch_up_locked()
+                        await self._catch_up_locked()
                         continue
                 self._arm_timer()  # a person may owe the next move
         except asyncio.CancelledError:
