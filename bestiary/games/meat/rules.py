@@ -1387,7 +1387,9 @@ class MeatState(State):
                     d = other.dfield[s]
                     spots += [(d, i) for i in range(len(d)) if other.dstat[d[i]] == D_DOWN]
             cards = [lst[i] for lst, i in spots]
-            new = list(cards)
+            # Sorted before the shuffle: the sample must not depend on the order the
+            # hidden cards really lie in, only on which cards are unseen.
+            new = sorted(cards)
             rng.shuffle(new)
             remap = dict(zip(cards, new, strict=True))
             for (lst, i), c in zip(spots, new, strict=True):

@@ -1211,7 +1211,9 @@ class MonsterMakerState(State):
         face_up = self.rules.traps_face_up
         deck_free = [c for c in o.deck if cards[c].kind != "trap"]
         traps = [c for c in o.deck if cards[c].kind == "trap"]
-        pool += deck_free
+        # Every pool is sorted before its shuffle: the sample must depend only on
+        # which cards are unseen, never on the order they really lie in.
+        pool = sorted(pool + deck_free)
         rng.shuffle(pool)
         for s in others:
             k = len(o.hands[s])
@@ -1220,7 +1222,7 @@ class MonsterMakerState(State):
             it = iter(pool)
             o.deck = [c if cards[c].kind == "trap" else next(it) for c in o.deck]
         else:
-            pool += traps
+            pool = sorted(pool + traps)
             rng.shuffle(pool)
             o.deck = pool
         # Hidden treasures are never OPEN cards.
@@ -1229,13 +1231,14 @@ class MonsterMakerState(State):
             (s, i) for s in others for i, t in enumerate(o.held[s]) if t not in o.shown[s]
         ]
         tpool = [o.held[s][i] for s, i in hidden_slots] + o.treasure_pile
-        closed = [t for t in tpool if not tr[t].open]
+        closed = sorted(t for t in tpool if not tr[t].open)
         opened = [t for t in tpool if tr[t].open]
         rng.shuffle(closed)
         for s, i in hidden_slots:
             o.held[s][i] = closed.pop()
-        o.treasure_pile = closed + opened
+        o.treasure_pile = sorted(closed + opened)
         rng.shuffle(o.treasure_pile)
+        o.prize_pile = sorted(o.prize_pile)
         rng.shuffle(o.prize_pile)
         o.drawn_once = self._drawn_once_for(seat, o, hidden_slots)
         return o
