@@ -111,7 +111,7 @@ def start_server(
     proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=err)
     if log:
         err.close()  # type: ignore[union-attr]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # a loaded machine starts slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://{HOST}:{port}/api/games", timeout=1).status_code == 200:
