@@ -807,6 +807,9 @@ class TeratozoicState(State):
             hand = other.hand[s]
             unknown += other.pool[s]
             unknown += [hand[i] for i in hidden[s]]
+        # Sorted before the shuffle: the sample must depend only on which cards are
+        # unseen, never on the order they really lie in.
+        unknown.sort()
         rng.shuffle(unknown)
         k = len(other.mutations)
         other.mutations = unknown[:k]
@@ -829,6 +832,7 @@ class TeratozoicState(State):
                     other.choice[s] = "best"
                 # How far another player has got placing cards is not visible.
                 other.placing[s] = []
+        other.pool[seat].sort()
         rng.shuffle(other.pool[seat])
         other._to_act = other._legal = None
         return other
