@@ -7,7 +7,7 @@ One module per group of commands; they are registered here, in the order
 from __future__ import annotations
 
 from ..i18n import N_
-from . import bench, inspect, lab, play, replay, serve, simulate
+from . import bench, hint, inspect, lab, play, replay, serve, simulate
 from .app import app
 
 # What `--help` says of each command (the docstrings, marked for translation).
@@ -28,6 +28,10 @@ HELP = {
         "Malformed input exits with code 2 and the shape the game expects.\n"
         "Example: echo '{\"hand\": [...]}' | bestiary score taxonomy"
     ),
+    "hint": N_(
+        "Suggest a move for a seat of a recorded game, as the strongest bot sees it\n"
+        "(from that seat's view only)."
+    ),
     "bench": N_(
         "Time random self-play (µs per decision, games per second), clone() and\n"
         "determinize() (µs each) and ISMCTS (iterations per second), and game extras.\n\n"
@@ -40,6 +44,7 @@ app.command(help=HELP["games"])(inspect.games)
 app.command(help=HELP["play"])(play.play)
 app.command()(simulate.simulate)
 app.command(help=HELP["replay"])(replay.replay)
+app.command(help=HELP["hint"])(hint.hint)
 app.command(help=HELP["cards"])(inspect.cards)
 app.command()(lab.report)
 app.command()(lab.compare)

@@ -17,44 +17,66 @@ from ..agents.hint import MAX_SECONDS, Hint, suggest
 from ..engine.errors import BestiaryError
 from ..engine.protocol import State
 from ..engine.record import MatchRecord, replay_steps
+from ..i18n import N_, core
 from .common import JsonOpt, emit_json, esc, fail, guarded, out
+
+_ = core.gettext
 
 
 def hint_lines(hint: Hint) -> list[str]:
     """The hint as a player reads it: the move, then what else was weighed."""
-    lines = [f"hint: {hint.action}"]
+    lines = [_("Hint: {move}").format(move=hint.action)]
     others = [a for a in hint.alternatives if a.action != hint.action]
     if others:
-        lines.append(
-            "also weighed: "
-            + "; ".join(f"{a.action} ({a.visits} searches, won {a.win_rate:.0%})" for a in others)
+        weighed = "; ".join(
+            _("{move} ({n} searches, won {rate})").format(
+                move=a.action, n=a.visits, rate=f"{a.win_rate:.0%}"
+            )
+            for a in others
         )
+        lines.append(_("Also weighed: {moves}").format(moves=weighed))
     lines.append(
-        f"({hint.iterations} searches in {hint.seconds:.1f} s, from your view only: "
-        "the bot samples the cards you cannot see)"
+        _(
+            "({n} searches in {seconds} s, from your view only: "
+            "the bot samples the cards you cannot see)"
+        ).format(n=hint.iterations, seconds=f"{hint.seconds:.1f}")
     )
     return lines
 
 
 def hint(
-    path: Annotated[Path, typer.Argument(help="a match record (JSON), e.g. from play --record")],
-    seat: Annotated[int, typer.Option(help="the seat to advise")],
+    path: Annotated[
+        Path, typer.Argument(help=N_("a match record (JSON), e.g. from play --record"))
+    ],
+    seat: Annotated[int, typer.Option(help=N_("the seat to advise"))],
     at: Annotated[
         int | None,
-        typer.Option(help="the position after this many moves (default: where the record stops)"),
+        typer.Option(
+            help=N_("the position after this many moves (default: where the record stops)")
+        ),
     ] = None,
-    seconds: Annotated[float, typer.Option(help=f"search time, up to {MAX_SECONDS:g} s")] = 1.0,
-    seed: Annotated[int | None, typer.Option(help="seed of the search (default: random)")] = None,
+    seconds: Annotated[float, typer.Option(help=N_("search time in seconds, up to 10"))] = 1.0,
+    seed: Annotated[
+        int | None, typer.Option(help=N_("seed of the search (default: a random one)"))
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Suggest a move for a seat of a recorded game, as the strongest bot sees it."""
     record = guarded(lambda: MatchRecord.load(path))
     if not 0 <= seat < record.players:
-        fail(f"seat {seat} is not at this table; seats are 0 to {record.players - 1}")
+        fail(
+            _("seat {seat} is not at this table; seats are 0 to {last}").format(
+                seat=seat, last=record.players - 1
+            )
+        )
     if at is not None and not 0 <= at <= len(record.moves):
-        fail(f"--at must be between 0 and {len(record.moves)} (the record has that many moves)")
+        fail(
+            _("--at must be between 0 and {n} (the record has that many moves)").format(
+                n=len(record.moves)
+            )
+        )
     if not 0 < seconds <= MAX_SECONDS:
-        fail(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
+        fail(_("--seconds must be more than 0 and at most {most}").format(most=f"{MAX_SECONDS:g}"))
     stop = len(record.moves) if at is None else at
     found: State | None = None
     try:
@@ -67,10 +89,14 @@ def hint(
     assert found is not None
     state = found
     if state.over:
-        fail("the game is over at that point; give --at a move before the end")
+        fail(_("the game is over at that point; give --at a move before the end"))
     if seat not in state.to_act():
         owed = ", ".join(str(s) for s in state.to_act())
-        fail(f"seat {seat} has no decision after move {stop}; seat(s) {owed} do")
+        fail(
+            _("seat {seat} has no decision after move {n}; seat(s) {owed} do").format(
+                seat=seat, n=stop, owed=owed
+            )
+        )
     result = guarded(lambda: suggest(state, seat, seconds=seconds, seed=seed))
     if as_json:
         emit_json({"move": stop, "seat": seat, **result.to_json()})

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "piles": N_("every face-up pile in full: discards, graveyards"),
     "legend": N_("what the symbols on the table mean"),
     "board": N_("show the table again"),
+    "hint": N_("what the strongest bot would play now (it sees only what you see)"),
     "undo": N_("take back your last move, when it showed you nothing new"),
     "quit": N_("leave the game"),
 }
@@ -148,7 +149,10 @@ class Prompt:
             self.out.print(line, soft_wrap=True)
         self.say(
             "  "
-            + _("(type a number or a name; help, log, why N, rules, card NAME, piles, undo, quit)"),
+            + _(
+                "(type a number or a name; help, hint, log, why N, rules, card NAME, "
+                "piles, undo, quit)"
+            ),
             "dim",
         )
 
@@ -204,6 +208,7 @@ class Prompt:
             "piles": self.piles,
             "legend": self.legend,
             "board": self.board,
+            "hint": self.hint,
         }
         if cmd in helpers:
             helpers[cmd](rest)
@@ -288,6 +293,20 @@ class Prompt:
             self.say(f"{i:>4}  {line}")
         if lines:
             self.say(_("Type `why` and a line's number for the rule behind it."), "dim")
+
+    def hint(self, arg: str) -> None:
+        """The strongest bot's move for this seat, searched from this seat's view only."""
+        from ..agents.hint import suggest
+        from .hint import hint_lines
+
+        self.say(_("Thinking for a second…"), "dim")
+        try:
+            found = suggest(self.t.state, self.seat, seconds=1.0)
+        except Exception as exc:  # a hint must never cost the player the game
+            self.say(_("No hint now: {reason}").format(reason=str(exc)), "red")
+            return
+        for line in hint_lines(found):
+            self.say(line)
 
     def why(self, arg: str) -> None:
         """The rule behind log line N: its RULES.md section and the rulebook's own words."""

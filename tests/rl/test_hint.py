@@ -6,16 +6,23 @@ suggested move for your seat, from your view only."
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 
 from bestiary.agents.hint import suggest
+from bestiary.cli import app
 from bestiary.engine.audit import fingerprint, random_states
 from bestiary.engine.errors import BadInput, NotYourTurn
 from bestiary.engine.protocol import State
+from bestiary.engine.record import MatchRecord
 from bestiary.engine.registry import get_game
 from bestiary.engine.rng import Rng
 
 GAMES = ["taxonomy", "monster-maker", "meat", "teratozoic"]
+runner = CliRunner()
 
 
 def _mid_game(game_id: str, seed: int) -> list[State]:
@@ -65,3 +72,33 @@ def test_a_hint_refuses_what_it_cannot_answer() -> None:
         suggest(state, 5, iterations=2)
     with pytest.raises(BadInput, match="at most"):
         suggest(state, state.to_act()[0], seconds=60)
+
+
+def test_bestiary_hint_advises_a_seat_of_a_recorded_game(tmp_path: Path) -> None:
+    """`bestiary hint RECORD --seat N --at MOVE`: a legal move for that seat at
+    that point of the record; a seat with no decision there is told who has one."""
+    rec = tmp_path / "meat.json"
+    played = runner.invoke(
+        app, ["play", "meat", "--seats", "random,random", "--seed", "4", "--record", str(rec)]
+    )
+    assert played.exit_code == 0, played.output
+    record = MatchRecord.load(rec)
+    at = 6
+    state = get_game("meat").new(2, seed=record.seed, variant=record.variant)
+    for seat, text in record.moves[:at]:
+        state.apply_text(seat, text)
+    seat = state.to_act()[0]
+    res = runner.invoke(
+        app, ["hint", str(rec), "--seat", str(seat), "--at", str(at), "--seconds", "0.2", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    answer = json.loads(res.stdout)
+    assert answer["move"] == at and answer["seat"] == seat
+    assert answer["action"] in {str(a) for a in state.legal(seat)}
+    waiting = [s for s in range(2) if s not in state.to_act()]
+    if waiting:
+        res = runner.invoke(app, ["hint", str(rec), "--seat", str(waiting[0]), "--at", str(at)])
+        assert res.exit_code == 2
+        assert "has no decision" in res.output
+    res = runner.invoke(app, ["hint", str(rec), "--seat", "0", "--at", "100000"])
+    assert res.exit_code == 2 and "--at must be between 0 and" in res.output
