@@ -621,6 +621,11 @@ class TaxonomyState(Claims):
                 o.roll[c] = 0
                 o.ckeys[c] = self.deck.keys_of[c]
                 o._cc[c] = None
+        # In a canonical order first: the pool's order comes from where the
+        # unseen cards really are, and the sample must depend only on what the
+        # seat knows (the same random stream, the same sample from two worlds
+        # it cannot tell apart).
+        pool.sort()
         rng.shuffle(pool)
         for q in range(n):
             if q == seat:

@@ -166,3 +166,31 @@ def test_knowledge_is_never_wrong_in_random_play_and_a_new_round_forgets_it() ->
         if not st.over:
             assert not st.knows and st.kstock == [[]] * 4 and st.khand == [{}] * 4
     assert learned > 0, "some peeks happened, so the check was exercised"
+
+
+def test_a_sample_depends_only_on_what_the_seat_knows() -> None:
+    """Reading 23: a determinization resamples what the seat cannot know, so two
+    worlds it cannot tell apart (the real one and a sample for it: the same view)
+    give the same sample from the same random stream — the hidden order of the
+    unseen cards must not steer it."""
+    from bestiary.engine import Rng
+    from bestiary.games.taxonomy import GAME
+
+    checked = 0
+    for seed in range(6):
+        st = GAME.new(4, seed=seed)
+        walk = Rng(seed)
+        for step in range(400):
+            if st.over:
+                break
+            seat = st.to_act()[0]
+            if step % 37 == 5:
+                other = st.determinize(seat, Rng(99))
+                assert other.view(seat) == st.view(seat)
+                a, b = st.determinize(seat, Rng(5)), other.determinize(seat, Rng(5))
+                assert a.zones() == b.zones()
+                assert a.view(seat) == b.view(seat)
+                checked += 1
+            legal = st.legal(seat)
+            st.apply(seat, legal[walk.randrange(len(legal))])
+    assert checked > 20
