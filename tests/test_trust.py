@@ -12,6 +12,10 @@ random states met in random games of every player count and variant:
   anyone listing it);
 - a determinization leaves the real state unchanged, shares nothing with it,
   holds the same cards in zones of the same sizes, and plays to the end;
+- a determinization depends only on what the seat knows: from the real state
+  and from a determinization of it (two worlds the seat cannot tell apart) the
+  same random stream samples the very same state — so a bot's move or a
+  player's hint cannot depend on the hidden cards' real order;
 - an ISMCTS search leaves the real state's fingerprint unchanged;
 - the differential leak test: a seat sees the same view, legal actions,
   turn and events in the real world and in a determinization for it, also
@@ -31,6 +35,7 @@ from bestiary.engine.audit import (
     check_clone,
     check_determinize,
     check_indistinguishable,
+    check_sampling_blind,
     fingerprint,
     random_states,
     shared_fingerprint,
@@ -75,6 +80,13 @@ def test_a_determinization_is_a_possible_world(game_id: str) -> None:
     game = get_game(game_id)
     for n, (state, rng) in enumerate(sample_states(game, 80, every=0.04, salt=2)):
         check_determinize(state, n % state.players, rng, play=n % 5 == 0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_determinization_depends_only_on_what_the_seat_knows(game_id: str) -> None:
+    game = get_game(game_id)
+    for n, (state, rng) in enumerate(sample_states(game, 60, every=0.04, salt=5)):
+        check_sampling_blind(state, n % state.players, rng)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
