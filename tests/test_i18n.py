@@ -314,7 +314,13 @@ def test_log_entries_carry_both_languages_names_and_their_rule(
         assert set(item["texts"]) == {"en", "pl"} and item["text"] == item["texts"]["en"]
         assert "seat 0" not in item["text"]  # the table's name, not the number
         rule = game.event_rule(item["event"]["kind"])
-        assert item["rule"] == (rule.to_json() if rule else None)
+        shown = dict(item["rule"] or {})
+        quotes = shown.pop("quotes", None)
+        assert (shown or None) == (rule.to_json() if rule else None)
+        if rule is not None:  # the rulebook's words in each language it has them in
+            with use_language("pl"):
+                polish = game.event_rule(item["event"]["kind"])
+            assert quotes == {"en": rule.quote, "pl": polish.quote if polish else ""}
     deal = next(e for e in events if e["event"]["kind"] == "round")
     assert "Ala" in deal["texts"]["en"] and "Ala" in deal["texts"]["pl"]
     assert deal["texts"]["en"] != deal["texts"]["pl"]

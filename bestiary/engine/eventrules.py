@@ -6,6 +6,7 @@ kind::
     [draw]
     anchor = "drawing"                 # a heading's slug in this game's RULES.md
     quote = "Dobierz kartę ze stosu."  # the rulebook's own words (its language)
+    quote_pl = "…"                     # optional: a bilingual rulebook's other language
 
 ``rule_for(game_dir, kind)`` returns the anchor, the heading's title, the quote and
 the text of that RULES.md section; ``slug`` is how a heading becomes an anchor
@@ -76,4 +77,9 @@ def rule_for(game_dir: Path, kind: str) -> EventRule | None:
         return None
     anchor = entry.get("anchor", "")
     title, section = sections(game_dir / "RULES.md").get(anchor, ("", ""))
-    return EventRule(kind, anchor, title, entry.get("quote", ""), section)
+    # A bilingual rulebook's words in the reader's language (``quote_pl``) when
+    # the table has them; otherwise the rulebook's own language.
+    from bestiary.i18n import language
+
+    quote = entry.get(f"quote_{language()}") or entry.get("quote", "")
+    return EventRule(kind, anchor, title, quote, section)

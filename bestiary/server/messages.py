@@ -106,10 +106,20 @@ def _names_in(names: Names, lang: str) -> tuple[str, ...]:
 
 def _payload(game: Game, event: Event, names: Names) -> dict[str, Any]:
     texts: dict[str, str] = {}
+    quotes: dict[str, str] = {}
+    rule: dict[str, Any] | None = None
     for lang in LANGUAGES:
         with use_language(lang):
             texts[lang] = describe(game, event, _names_in(names, lang) or None)
-    return {"text": texts["en"], "texts": texts, "rule": rule_json(game, event.kind)}
+            found = rule_json(game, event.kind)
+        if found is not None:
+            quotes[lang] = found["quote"]
+            if rule is None or lang == "en":
+                rule = dict(found)
+    if rule is not None:
+        # A bilingual rulebook's words in each language (the rulebook's own otherwise).
+        rule["quotes"] = quotes
+    return {"text": texts["en"], "texts": texts, "rule": rule}
 
 
 def event_json(game: Game, event: Event, names: Names = None) -> dict[str, Any]:

@@ -152,6 +152,11 @@ async function take(seat) {
   }
 }
 
+// The rulebook's words in the page's language where the rulebook has both.
+function quoteOf(rule) {
+  return (rule.quotes && rule.quotes[lang()]) || rule.quote;
+}
+
 // A log entry's line in the page's language (older servers sent English only).
 function lineOf(e) {
   return (e.texts && e.texts[lang()]) || e.text;
@@ -164,14 +169,14 @@ function ruleTip(rule) {
   if (!rule || !(rule.title || rule.quote)) return undefined;
   const parts = [];
   if (rule.title) parts.push(t("Rule: {title}", { title: rule.title }));
-  if (rule.quote) parts.push(t("The rulebook says: “{quote}”", { quote: rule.quote }));
+  if (rule.quote) parts.push(t("The rulebook says: “{quote}”", { quote: quoteOf(rule) }));
   return parts.join("\n");
 }
 
 function ruleBox(rule) {
   const box = h("div", { class: "log-rule" });
   if (rule.title) box.append(h("strong", {}, t("Rule: {title}", { title: rule.title })));
-  if (rule.quote) box.append(h("p", { class: "log-quote" }, t("The rulebook says: “{quote}”", { quote: rule.quote })));
+  if (rule.quote) box.append(h("p", { class: "log-quote" }, t("The rulebook says: “{quote}”", { quote: quoteOf(rule) })));
   const drawer = document.querySelector("[data-rules-drawer]");
   if (drawer && rule.anchor) {
     box.append(
