@@ -364,25 +364,27 @@ def item_rows(table: pa.Table) -> pa.Table:
     ).to_arrow_table()
 
 
-def item_metrics(table: pa.Table) -> list[Metric]:
+def item_metrics(table: pa.Table, v: RunView | None = None) -> list[Metric]:
     """Per item kind and name (DuckDB over the unnested items):
 
-    - ``item:KIND:NAME``: for items of a seat, the win share of that seat
-      (did the side that had it win); for items of no seat, the share of the
-      kind's items with this name;
+    - ``item:KIND:NAME``: for items of a seat, the win share of that seat,
+      counted as the seats' wins are (a win shared by several sides is
+      split), so the fair line means the same; for items of no seat, the
+      share of the kind's items with this name;
     - ``item:KIND:NAME:rate``: for items at most once per seat and game (a
       leader, a card picked), the share of seat-games that had it;
     - ``item:KIND:NAME:value``: the item's values (points, gold, count), when
       it has them.
     """
-    con = connect()
-    con.register("runs", table.select(["index", "players", "items", "error"]))
+    v = v if v is not None else load(table)
+    con = v.con  # its "runs" (finished games) and "shares" (each winning seat's share)
     con.execute(
-        "CREATE TEMP TABLE items AS SELECT index, it.kind AS kind, it.name AS name, "
-        "it.seat AS seat, it.won AS won, it.value AS value "
-        "FROM (SELECT index, UNNEST(items) AS it FROM runs WHERE error IS NULL)"
+        "CREATE OR REPLACE TEMP TABLE items AS SELECT r.index, it.kind AS kind, "
+        "it.name AS name, it.seat AS seat, coalesce(sh.share, 0.0) AS won, it.value AS value "
+        "FROM (SELECT index, UNNEST(items) AS it FROM runs) r "
+        "LEFT JOIN shares sh ON sh.index = r.index AND sh.seat = it.seat"
     )
-    seat_games = _one(con, "SELECT sum(players) FROM runs WHERE error IS NULL")
+    seat_games = _one(con, "SELECT sum(players) FROM runs")
     sg = float(seat_games[0]) if seat_games and seat_games[0] else 0.0
     got = con.execute(
         """
@@ -393,7 +395,7 @@ def item_metrics(table: pa.Table) -> list[Metric]:
             ) GROUP BY kind
         )
         SELECT i.kind, i.name, count(*) AS n,
-               count(*) FILTER (WHERE i.won) AS w,
+               sum(i.won) AS w,
                bool_and(i.seat >= 0) AS seated,
                any_value(p.seated AND p.most = 1) AS once,
                count(i.value) AS nv
@@ -511,6 +513,6 @@ def _all_metrics(table: pa.Table, v: RunView | None = None) -> dict[str, Metric]
         + score_metrics(v)
         + ludii_metrics(table)
         + stat_metrics(v)
-        + item_metrics(table)
+        + item_metrics(table, v)
     )
     return {m.key: m for m in ms}
