@@ -157,3 +157,37 @@ def test_every_game_writes_its_statistics_into_the_run(game_runs: dict[str, Path
         assert all(json.loads(r["stats"]) for r in rows)
         has_running = game != "teratozoic"
         assert all((r["lead_changes"] is not None) == has_running for r in rows), game
+
+
+def test_an_items_win_share_splits_a_tie_like_the_seats_share() -> None:
+    from bestiary.engine.protocol import Result
+    from bestiary.lab.metrics import all_metrics
+    from bestiary.lab.rows import game_row
+    from bestiary.lab.runs import rows_table
+    from bestiary.sim.runner import LabData
+
+    cfg = RunConfig("taxonomy", ("random",) * 3, seed=0)
+    rows = []
+    for i, winners in enumerate(([0, 1], [2])):  # a tie of seats 0 and 1, then seat 2 alone
+        items = [{"kind": "nature", "name": "mean", "seat": s, "value": 1} for s in range(3)]
+        rows.append(
+            game_row(
+                index=i,
+                seed=i,
+                game_id="taxonomy",
+                variant="",
+                options_json="{}",
+                cards_hash="",
+                seats=["random"] * 3,
+                result=Result([1.0, 1.0, 1.0], winners, {}),
+                decisions=10,
+                teams=[0, 1, 2],
+                lab=LabData(2.0, {}, items, []),
+            )
+        )
+    ms = all_metrics(rows_table(cfg, rows))
+    assert [ms[f"seat{s}_win"].k for s in range(3)] == [0.5, 0.5, 1.0]
+    mean = ms["item:nature:mean"]
+    assert (mean.k, mean.n) == (2.0, 6)  # 0.5 + 0.5 + 1: one win per game, as the seats'
+    assert ms["item:nature:mean:rate"].value == 1.0
+    assert ms["branching"].value == 2.0
