@@ -61,6 +61,7 @@ def _catalogs() -> list[tuple[str, Path, list[tuple[str, str]], Path]]:
         ("cli/**.py", "python"),
         ("server/**.py", "python"),
         ("engine/**.py", "python"),
+        ("agents/base.py", "python"),
         ("i18n/**.py", "python"),
         ("web/js/**.js", "javascript"),
         ("web/*.html", HTML),

@@ -20,6 +20,7 @@ from importlib.metadata import EntryPoint, entry_points
 
 from ..engine.errors import BadAgentSpec
 from ..engine.protocol import Game
+from ..i18n import core
 from .context import Agent, AgentContext
 from .ismcts import ISMCTSAgent
 from .random_agent import RandomAgent
@@ -42,21 +43,27 @@ def parse_spec(spec: str, known: Container[str] = ()) -> tuple[str, dict[str, st
     """
     name, _, rest = spec.strip().partition(":")
     if not name:
-        raise BadAgentSpec(f"empty agent spec {spec!r}")
+        raise BadAgentSpec(core.gettext("empty agent spec {spec!r}").format(spec=spec))
     head, colon, tail = rest.partition(":")
     looks_imported = "." in name or colon or (head and "=" not in head and "," not in head)
     if name not in known and looks_imported:
         # module:object[:options] (a module may be a single name: ``mybot:Agent``)
         if not head.strip():
             raise BadAgentSpec(
-                f"agent spec {spec!r} names a module; write it module:object "
-                "(e.g. mybots.deep:Agent), with options after another colon"
+                core.gettext(
+                    "agent spec {spec!r} names a module; write it module:object "
+                    "(e.g. mybots.deep:Agent), with options after another colon"
+                ).format(spec=spec)
             )
         name, rest = f"{name}:{head.strip()}", tail
     kwargs: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         if "=" not in part:
-            raise BadAgentSpec(f"agent option {part!r} in {spec!r} must be written name=value")
+            raise BadAgentSpec(
+                core.gettext("agent option {part!r} in {spec!r} must be written name=value").format(
+                    part=part, spec=spec
+                )
+            )
         k, v = part.split("=", 1)
         kwargs[k.strip()] = v.strip()
     return name, kwargs
@@ -83,17 +90,22 @@ def _load_entry_point(ep: EntryPoint) -> AgentFactory:
         factory = ep.load()
     except Exception as exc:  # a stale or broken package must name itself, not crash
         raise BadAgentSpec(
-            f"agent {ep.name!r} ({ep.value}) cannot be loaded: {type(exc).__name__}: {exc}; "
-            "if its package changed, re-run pip install -e . in it"
+            core.gettext(
+                "agent {name!r} ({source}) cannot be loaded: {kind}: {error}; "
+                "if its package changed, re-run pip install -e . in it"
+            ).format(name=ep.name, source=ep.value, kind=type(exc).__name__, error=exc)
         ) from None
-    return _checked_factory(factory, f"agent {ep.name!r} ({ep.value})")
+    what = core.gettext("agent {name!r} ({source})").format(name=ep.name, source=ep.value)
+    return _checked_factory(factory, what)
 
 
 def _checked_factory(obj: object, what: str) -> AgentFactory:
     if not callable(obj):
         raise BadAgentSpec(
-            f"{what} is not a class or factory (it is a {type(obj).__name__}); "
-            "an agent is built as Factory(seed=..., **options) and has act(ctx)"
+            core.gettext(
+                "{what} is not a class or factory (it is a {kind}); "
+                "an agent is built as Factory(seed=..., **options) and has act(ctx)"
+            ).format(what=what, kind=type(obj).__name__)
         )
     return obj
 
@@ -105,12 +117,18 @@ def _import_agent(path: str) -> AgentFactory:
         module = importlib.import_module(module_name)
     except Exception as exc:  # ImportError, or the module's own code failing
         raise BadAgentSpec(
-            f"cannot import module {module_name!r} for agent {path!r}: {type(exc).__name__}: {exc}"
+            core.gettext(
+                "cannot import module {module!r} for agent {path!r}: {kind}: {error}"
+            ).format(module=module_name, path=path, kind=type(exc).__name__, error=exc)
         ) from None
     obj: object = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise BadAgentSpec(f"module {module_name!r} has no {attr!r} (agent {path!r})")
+            raise BadAgentSpec(
+                core.gettext("module {module!r} has no {attr!r} (agent {path!r})").format(
+                    module=module_name, attr=attr, path=path
+                )
+            )
         obj = getattr(obj, part)
     return _checked_factory(obj, f"{path!r}")
 
@@ -134,26 +152,36 @@ def make_agent(game: Game, spec: str, seed: int = 0, *, allow_import: bool = Fal
     if is_import_path(name):
         if not allow_import:
             raise BadAgentSpec(
-                f"agent {spec!r} names a module to import, which is not allowed here; "
-                "use an installed agent: " + ", ".join(sorted(agents))
+                core.gettext(
+                    "agent {spec!r} names a module to import, which is not allowed here; "
+                    "use an installed agent: {agents}"
+                ).format(spec=spec, agents=", ".join(sorted(agents)))
             )
         factory = _import_agent(name)
     else:
         if name not in agents:
             raise BadAgentSpec(
-                f"unknown agent {name!r} for {game.id}; agents: {', '.join(sorted(agents))} "
-                "(or module:object for your own)"
+                core.gettext(
+                    "unknown agent {name!r} for {game}; agents: {agents} "
+                    "(or module:object for your own)"
+                ).format(name=name, game=game.id, agents=", ".join(sorted(agents)))
             )
         found = agents[name]
         factory = _load_entry_point(found) if isinstance(found, EntryPoint) else found
     try:
         agent = factory(seed=seed, **kwargs)
     except TypeError as exc:
-        raise BadAgentSpec(f"agent {spec!r}: {exc}") from None
+        raise BadAgentSpec(
+            core.gettext("agent {spec!r}: {error}").format(spec=spec, error=exc)
+        ) from None
     except ValueError as exc:
-        raise BadAgentSpec(f"agent {spec!r}: bad value ({exc})") from None
+        raise BadAgentSpec(
+            core.gettext("agent {spec!r}: bad value ({error})").format(spec=spec, error=exc)
+        ) from None
     if not callable(getattr(agent, "act", None)):
         raise BadAgentSpec(
-            f"agent {spec!r} built a {type(agent).__name__}, which has no act(ctx) method"
+            core.gettext("agent {spec!r} built a {kind}, which has no act(ctx) method").format(
+                spec=spec, kind=type(agent).__name__
+            )
         )
     return agent

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..i18n import core
 from .errors import BadCardFile
 
 
@@ -18,9 +19,10 @@ def decode_text(path: str, raw: bytes, hint: str = "") -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise BadCardFile(
-            path, line, f"not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8{hint}"
-        ) from None
+        problem = core.gettext("not UTF-8 text (byte 0x{byte}); save it as UTF-8{hint}").format(
+            byte=f"{raw[exc.start]:02x}", hint=hint
+        )
+        raise BadCardFile(path, line, problem) from None
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -28,9 +30,11 @@ def read_bytes(path: str | Path) -> bytes:
         return Path(path).read_bytes()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise BadCardFile(str(path), None, f"cannot read the file ({reason})") from None
+        raise BadCardFile(
+            str(path), None, core.gettext("cannot read the file ({reason})").format(reason=reason)
+        ) from None
     except ValueError:  # a NUL byte in the name
-        raise BadCardFile(repr(str(path)), None, "not a file name") from None
+        raise BadCardFile(repr(str(path)), None, core.gettext("not a file name")) from None
 
 
 def read_text(path: str | Path, hint: str = "") -> str:

@@ -9,6 +9,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from ..i18n import core
+
+_ = core.gettext
+ngettext = core.ngettext
+
 
 class BestiaryError(Exception):
     """Base of every error the engine raises on bad input."""
@@ -18,8 +23,8 @@ def _allowed(options: Iterable[object], limit: int = 40) -> str:
     items = [str(o) for o in options]
     shown = ", ".join(items[:limit])
     if len(items) > limit:
-        shown += f", … ({len(items) - limit} more)"
-    return shown or "nothing"
+        shown += _(", … ({n} more)").format(n=len(items) - limit)
+    return shown or _("nothing")
 
 
 class IllegalAction(BestiaryError):
@@ -28,7 +33,9 @@ class IllegalAction(BestiaryError):
     def __init__(self, message: str, allowed: Iterable[object] | None = None) -> None:
         self.allowed = [str(a) for a in allowed] if allowed is not None else None
         if self.allowed is not None:
-            message = f"{message}; allowed: {_allowed(self.allowed)}"
+            message = _("{message}; allowed: {allowed}").format(
+                message=message, allowed=_allowed(self.allowed)
+            )
         super().__init__(message)
 
 
@@ -38,12 +45,20 @@ class NotYourTurn(IllegalAction):
 
 class UnknownGame(BestiaryError):
     def __init__(self, game_id: str, known: Iterable[str]) -> None:
-        super().__init__(f"unknown game {game_id!r}; known games: {_allowed(sorted(known))}")
+        super().__init__(
+            _("unknown game {game!r}; known games: {known}").format(
+                game=game_id, known=_allowed(sorted(known))
+            )
+        )
 
 
 class UnknownVariant(BestiaryError):
     def __init__(self, game_id: str, variant: str, known: Iterable[str]) -> None:
-        super().__init__(f"{game_id} has no variant {variant!r}; variants: {_allowed(known)}")
+        super().__init__(
+            _("{game} has no variant {variant!r}; variants: {known}").format(
+                game=game_id, variant=variant, known=_allowed(known)
+            )
+        )
 
 
 class BadOptions(BestiaryError):
@@ -53,19 +68,30 @@ class BadOptions(BestiaryError):
 class BadPlayers(BestiaryError):
     def __init__(self, game_id: str, players: int, allowed: Iterable[int]) -> None:
         super().__init__(
-            f"{game_id} cannot be played by {players} players; allowed: {_allowed(allowed)}"
+            ngettext(
+                "{game} cannot be played by {n} player; allowed: {allowed}",
+                "{game} cannot be played by {n} players; allowed: {allowed}",
+                players,
+            ).format(game=game_id, n=players, allowed=_allowed(allowed))
         )
 
 
 class UnknownCard(BestiaryError):
     def __init__(self, name: str, known: Iterable[str] | None = None) -> None:
-        msg = f"unknown card {name!r}"
+        msg = _("unknown card {name!r}").format(name=name)
         if known is not None:
             names = sorted(known)
             close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+            shown = _allowed(names, 12)
             if close:
-                msg += f"; did you mean {' or '.join(map(repr, close))}?"
-            msg += f" (known cards include: {_allowed(names, 12)})"
+                guesses = _(" or ").join(map(repr, close))
+                msg = _(
+                    "unknown card {name!r}; did you mean {guesses}? (known cards include: {known})"
+                ).format(name=name, guesses=guesses, known=shown)
+            else:
+                msg = _("unknown card {name!r} (known cards include: {known})").format(
+                    name=name, known=shown
+                )
         super().__init__(msg)
 
 
@@ -74,8 +100,11 @@ class BadCardFile(BestiaryError):
 
     def __init__(self, path: str, line: int | None, problem: str) -> None:
         self.path, self.line, self.problem = path, line, problem
-        where = f"{path}, line {line}" if line is not None else path
-        super().__init__(f"{where}: {problem}")
+        if line is None:
+            text = _("{path}: {problem}").format(path=path, problem=problem)
+        else:
+            text = _("{path}, line {line}: {problem}").format(path=path, line=line, problem=problem)
+        super().__init__(text)
 
 
 class BadRecord(BestiaryError):

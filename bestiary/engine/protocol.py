@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from ..i18n import core
 from .errors import BadPlayers, IllegalAction, NotYourTurn, UnknownVariant
 from .eventrules import EventRule, rule_for
 from .events import Event, EventLog
@@ -157,12 +158,15 @@ class State(ABC):
         """
         owed = self.to_act()
         if seat not in owed:
+            if owed:
+                raise NotYourTurn(
+                    core.gettext(
+                        "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
+                    ).format(seat=seat, seats=", ".join(map(str, owed)))
+                )
             raise NotYourTurn(
-                f"seat {seat} has no decision to make now"
-                + (
-                    f"; waiting for seat(s) {', '.join(map(str, owed))}"
-                    if owed
-                    else "; the game is over"
+                core.gettext("seat {seat} has no decision to make now; the game is over").format(
+                    seat=seat
                 )
             )
         want = normalize_text(text)
@@ -170,7 +174,12 @@ class State(ABC):
         for a in legal:
             if normalize_text(str(a)) == want:
                 return a
-        raise IllegalAction(f"{text!r} is not a legal action for seat {seat} now", legal)
+        raise IllegalAction(
+            core.gettext("{text!r} is not a legal action for seat {seat} now").format(
+                text=text, seat=seat
+            ),
+            legal,
+        )
 
     def apply_text(self, seat: int, text: str) -> Action:
         action = self.parse(seat, text)
@@ -180,10 +189,17 @@ class State(ABC):
     def check_legal(self, seat: int, action: Action) -> None:
         """Raise the right error when ``action`` is not legal for ``seat`` (helper for apply)."""
         if seat not in self.to_act():
-            raise NotYourTurn(f"seat {seat} has no decision to make now")
+            raise NotYourTurn(
+                core.gettext("seat {seat} has no decision to make now").format(seat=seat)
+            )
         legal = self.legal(seat)
         if action not in legal:
-            raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+            raise IllegalAction(
+                core.gettext("{action} is not a legal action for seat {seat} now").format(
+                    action=action, seat=seat
+                ),
+                legal,
+            )
 
 
 class LabTracker:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..i18n import core
 from .errors import BadInput, BadRecord, BestiaryError
 from .protocol import Action, Game, State
 from .registry import get_game
@@ -43,13 +44,15 @@ def json_depth(text: str) -> int:
 def parse_json(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """``json.loads`` for untrusted input: BadInput (one line) instead of any parser error."""
     if json_depth(text) > max_depth:
-        raise BadInput(f"JSON nested deeper than {max_depth} levels (refused)")
+        raise BadInput(
+            core.gettext("JSON nested deeper than {depth} levels (refused)").format(depth=max_depth)
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadInput(f"not JSON: {exc}") from None
+        raise BadInput(core.gettext("not JSON: {error}").format(error=exc)) from None
     except ValueError as exc:  # e.g. an integer with more digits than Python converts
-        raise BadInput(f"unreadable JSON: {exc}") from None
+        raise BadInput(core.gettext("unreadable JSON: {error}").format(error=exc)) from None
 
 
 @dataclass
@@ -80,12 +83,18 @@ class MatchRecord:
     def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
         try:
             if data.get("format", FORMAT) != FORMAT:
-                raise BadRecord(f"unknown record format {data.get('format')!r}; expected {FORMAT}")
+                raise BadRecord(
+                    core.gettext("unknown record format {format!r}; expected {expected}").format(
+                        format=data.get("format"), expected=FORMAT
+                    )
+                )
             moves = [(int(s), str(m)) for s, m in data.get("moves", [])]
             players = int(data["players"])
             options = data.get("options") or {}
             if not isinstance(options, dict):
-                raise BadRecord("malformed record: options must be an object of name: value")
+                raise BadRecord(
+                    core.gettext("malformed record: options must be an object of name: value")
+                )
             seats = data.get("seats")
             if seats and (
                 not isinstance(seats, list)
@@ -93,7 +102,11 @@ class MatchRecord:
                 or not all(isinstance(s, str) for s in seats)
             ):
                 raise BadRecord(
-                    f"malformed record: seats must be a list of {players} agent specs (text)"
+                    core.ngettext(
+                        "malformed record: seats must be a list of {n} agent spec (text)",
+                        "malformed record: seats must be a list of {n} agent specs (text)",
+                        players,
+                    ).format(n=players)
                 )
             return cls(
                 game=str(data["game"]),
@@ -109,7 +122,9 @@ class MatchRecord:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise BadRecord(
-                f"malformed record ({exc!s}); a record needs game, players, seed, variant, moves"
+                core.gettext(
+                    "malformed record ({error}); a record needs game, players, seed, variant, moves"
+                ).format(error=exc)
             ) from None
 
     def save(self, path: str | Path) -> None:
@@ -120,13 +135,20 @@ class MatchRecord:
         try:
             data = parse_json(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
-            raise BadRecord(f"cannot read record {path}: {exc.strerror}") from None
+            raise BadRecord(
+                core.gettext("cannot read record {path}: {reason}").format(
+                    path=path, reason=exc.strerror
+                )
+            ) from None
         except UnicodeDecodeError:
-            raise BadRecord(f"{path} is not a text file (records are UTF-8 JSON)") from None
+            raise BadRecord(
+                core.gettext("{path} is not a text file (records are UTF-8 JSON)").format(path=path)
+            ) from None
         except BadInput as exc:
-            raise BadRecord(f"{path}: {exc}") from None
+            problem = core.gettext("{path}: {problem}").format(path=path, problem=exc)
+            raise BadRecord(problem) from None
         if not isinstance(data, dict):
-            raise BadRecord(f"{path}: a record is a JSON object")
+            raise BadRecord(core.gettext("{path}: a record is a JSON object").format(path=path))
         return cls.from_json(data)
 
 
@@ -184,7 +206,11 @@ def replay_steps(record: MatchRecord) -> Iterator[tuple[State, tuple[int, str] |
         try:
             state.apply_text(seat, text)
         except BestiaryError as exc:
-            raise BadRecord(f"move {i + 1} ({seat}: {text!r}) does not replay: {exc}") from None
+            raise BadRecord(
+                core.gettext("move {number} ({seat}: {text!r}) does not replay: {error}").format(
+                    number=i + 1, seat=seat, text=text, error=exc
+                )
+            ) from None
         yield state, (seat, text)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from importlib.metadata import EntryPoint, entry_points
 
+from ..i18n import core
 from .errors import BestiaryError, UnknownGame
 from .protocol import Game
 
@@ -44,12 +45,17 @@ def get_game(game_id: str) -> Game:
         game = ep.load()
     except Exception as exc:  # a broken game package must not hide the others
         raise BestiaryError(
-            f"game {game_id!r} failed to load from {ep.value} "
-            f"({type(exc).__name__}: {exc}); if the entry points in pyproject.toml "
-            "changed, re-run pip install -e ."
+            core.gettext(
+                "game {game!r} failed to load from {source} ({kind}: {error}); if the entry "
+                "points in pyproject.toml changed, re-run pip install -e ."
+            ).format(game=game_id, source=ep.value, kind=type(exc).__name__, error=exc)
         ) from None
     if not isinstance(game, Game):
-        raise BestiaryError(f"entry point {game_id!r} ({ep.value}) is not a bestiary Game")
+        raise BestiaryError(
+            core.gettext("entry point {game!r} ({source}) is not a bestiary Game").format(
+                game=game_id, source=ep.value
+            )
+        )
     _loaded[game_id] = game
     return game
 

@@ -12,6 +12,7 @@ from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..i18n import core
 from .errors import BadInput
 
 T = TypeVar("T")
@@ -32,7 +33,9 @@ class Dice:
         m = _DICE.match(text)
         if not m:
             raise BadInput(
-                f"bad dice notation {text!r}; expected NdS±M such as '2d20-4', '2D+3' or 'D6'"
+                core.gettext(
+                    "bad dice notation {text!r}; expected NdS±M such as '2d20-4', '2D+3' or 'D6'"
+                ).format(text=text)
             )
         count = int(m.group(1)) if m.group(1) else 1
         sides = int(m.group(2)) if m.group(2) else 6
@@ -40,7 +43,11 @@ class Dice:
         if m.group(3) == "-":
             modifier = -modifier
         if count < 1 or sides < 1:
-            raise BadInput(f"bad dice notation {text!r}: needs at least one die of at least 1 side")
+            raise BadInput(
+                core.gettext(
+                    "bad dice notation {text!r}: needs at least one die of at least 1 side"
+                ).format(text=text)
+            )
         return cls(count, sides, modifier)
 
     @property

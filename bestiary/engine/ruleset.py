@@ -21,6 +21,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar, get_args, get_origin
 
+from ..i18n import core
 from .errors import BadOptions
 
 R = TypeVar("R", bound="Ruleset")
@@ -94,8 +95,10 @@ class Ruleset:
         for key in options or {}:
             if key.replace("-", "_") in paths:
                 raise BadOptions(
-                    f"option {_echo(key)} names a file on the server and cannot be set remotely; "
-                    "run `bestiary play` or `bestiary serve` locally with your own card files"
+                    core.gettext(
+                        "option {key} names a file on the server and cannot be set remotely; "
+                        "run `bestiary play` or `bestiary serve` locally with your own card files"
+                    ).format(key=_echo(key))
                 )
 
     def with_options(self: R, options: Mapping[str, Any] | None) -> R:
@@ -110,14 +113,19 @@ class Ruleset:
         for key, raw in options.items():
             name = key.replace("-", "_")
             if name not in fields:
-                allowed = ", ".join(sorted(fields)) or "none"
-                raise BadOptions(f"unknown option {_echo(key)}; options: {allowed}")
+                allowed = ", ".join(sorted(fields)) or core.gettext("none")
+                raise BadOptions(
+                    core.gettext("unknown option {key}; options: {allowed}").format(
+                        key=_echo(key), allowed=allowed
+                    )
+                )
             value = _coerce(name, hints[name], raw)
             choices = fields[name].metadata.get("choices")
             if choices is not None and value not in choices:
                 raise BadOptions(
-                    f"option {name}={_echo(raw)} is not allowed; choices: "
-                    + ", ".join(map(str, choices))
+                    core.gettext("option {name}={value} is not allowed; choices: {choices}").format(
+                        name=name, value=_echo(raw), choices=", ".join(map(str, choices))
+                    )
                 )
             _check_range(name, fields[name].metadata, value)
             changes[name] = value
@@ -154,7 +162,11 @@ def _check_range(name: str, meta: Mapping[str, Any], value: Any) -> None:
         if nan or (lo is not None and v < lo) or (hi is not None and v > hi):
             low = "-inf" if lo is None else f"{lo:g}"
             high = "inf" if hi is None else f"{hi:g}"
-            raise BadOptions(f"option {name}={_echo(v)} is out of range; allowed: {low} to {high}")
+            raise BadOptions(
+                core.gettext(
+                    "option {name}={value} is out of range; allowed: {low} to {high}"
+                ).format(name=name, value=_echo(v), low=low, high=high)
+            )
 
 
 def parse_option_args(pairs: list[str] | None) -> dict[str, str]:
@@ -162,7 +174,9 @@ def parse_option_args(pairs: list[str] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise BadOptions(f"option {_echo(pair)} must be written name=value")
+            raise BadOptions(
+                core.gettext("option {pair} must be written name=value").format(pair=_echo(pair))
+            )
         k, v = pair.split("=", 1)
         out[k.strip()] = v.strip()
     return out
@@ -186,7 +200,9 @@ def _coerce(name: str, tp: Any, raw: Any) -> Any:
             if raw == a or str(raw) == str(a):
                 return a
         raise BadOptions(
-            f"option {name}={_echo(raw)} is not allowed; choices: " + ", ".join(map(str, allowed))
+            core.gettext("option {name}={value} is not allowed; choices: {choices}").format(
+                name=name, value=_echo(raw), choices=", ".join(map(str, allowed))
+            )
         )
     if origin in (typing.Union, types.UnionType):
         args = [a for a in get_args(tp) if a is not type(None)]
@@ -227,5 +243,9 @@ def _coerce(name: str, tp: Any, raw: Any) -> Any:
             item_tp = item_args[0] if item_args else str
             return tuple(_coerce(name, item_tp, x) for x in items)
     except (TypeError, ValueError):
-        raise BadOptions(f"option {name}={_echo(raw)} must be of type {_type_name(tp)}") from None
+        raise BadOptions(
+            core.gettext("option {name}={value} must be of type {type}").format(
+                name=name, value=_echo(raw), type=_type_name(tp)
+            )
+        ) from None
     return raw
