@@ -7,7 +7,8 @@ intervals, and the search's iterations per second.
 One ISMCTS seat plays ``players - 1`` heuristic seats; game ``i`` puts it in
 seat ``i % players`` (seed ``seed + i``). A tied win counts as a share; in
 team games a team's win counts in full (fair share: one over the teams).
-Prints a JSON line after every game (the running totals), so a run cut
+``reused_decisions`` counts the searches that started from the subtree kept
+from the previous one. Prints a JSON line after every game (the running totals), so a run cut
 short still reports; the last line is the result.
 """
 
@@ -49,6 +50,7 @@ def main() -> None:
     wins = 0.0
     iters: list[float] = []
     per_decision: list[float] = []
+    reused = [0]
     t0 = time.perf_counter()
     for i in range(args.games):
         me = i % args.players
@@ -66,6 +68,7 @@ def main() -> None:
             if isinstance(bot, ISMCTSAgent) and bot.last_seconds > 0:
                 iters.append(bot.last_iterations / bot.last_seconds)
                 per_decision.append(bot.last_seconds)
+                reused[0] += bot.last_reused > 0
             state.apply(s, action)
         result = state.result
         assert result is not None
@@ -75,6 +78,7 @@ def main() -> None:
         # A summary after every game, so a run cut short still reports.
         fair = 1 / (len(set(teams)) if teams else args.players)
         row = summary(args, game.default_variant, wins, i + 1, iters, per_decision, t0, fair)
+        row["reused_decisions"] = reused[0]
         print(json.dumps(row), flush=True)
 
 

@@ -40,9 +40,10 @@ What makes it stronger than the textbook version, all game-independent:
   the sampled position with it, each seat's chance of winning, instead of
   playing to the end: many more, less noisy iterations per second.
   ``depth=0`` or ``value=none`` plays every sample to the end.
-- **No tree reuse across moves**: the context gives no history of the moves
-  made since the last decision (only the seat's view), so the subtree to keep
-  cannot be matched to what happened; each decision searches afresh.
+- **Tree reuse** (``reuse=1``): the subtree under the chosen move is kept and
+  reused at the next decision when replaying its moves on the search's own
+  sample shows the seat exactly its current view (the context has no move
+  history to match against); otherwise the search starts afresh.
 - **Simultaneous decisions**: the root is always the searching seat's own
   decision, even when the sample owes decisions from several seats at once.
   ``simultaneous=serial`` (the default) searches the seats of a simultaneous
