@@ -105,8 +105,10 @@ def scores_line(scores: Sequence[float], names: Names) -> str:
 def winners_line(winners: Sequence[int], names: Names) -> str:
     who = [seat_label(s, names) for s in winners]
     if len(who) == 1:
-        return _("{name} wins").format(name=who[0])
-    return _("{names} share the win").format(names=join(who))
+        line = _("{name} wins").format(name=who[0])
+    else:
+        line = _("{names} share the win").format(names=join(who))
+    return line[:1].upper() + line[1:]  # it follows a full stop
 
 
 # The scoring breakdown's rows (scoring.py writes them in English words); each
@@ -306,7 +308,8 @@ def describe(event: Event, names: Names = None) -> str:
     line = _LINES.get(event.kind)
     if line is not None:
         try:
-            return line(event.data, names)
+            text = line(event.data, names)
+            return text[:1].upper() + text[1:]  # a sentence starts with a capital
         except (KeyError, TypeError, ValueError, IndexError):
             pass
     return event.kind.replace("_", " ")

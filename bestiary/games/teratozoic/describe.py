@@ -276,7 +276,8 @@ def describe(event: Event, names: Names = None, deck: Sequence[Card] | None = No
     )
     if line is not None:
         try:
-            return line(event.data)
+            text = line(event.data)
+            return text[:1].upper() + text[1:]  # a sentence starts with a capital
         except (KeyError, TypeError, ValueError, IndexError):
             pass
     return event.kind.replace("_", " ")

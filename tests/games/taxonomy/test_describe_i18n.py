@@ -32,9 +32,13 @@ PROUD = {"name": "Dragon", "natures": ["proud"]}
 
 
 def emitted_kinds() -> set[str]:
-    """Every event kind rules.py can emit (its ``emit("kind", ...)`` calls)."""
-    source = (PACKAGE / "rules.py").read_text(encoding="utf-8")
-    return set(re.findall(r"emit\(\s*\"(\w+)\"", source))
+    """Every event kind the rules can emit (the ``emit("kind", ...)`` calls of
+    every module of the package: rules.py is split into layers)."""
+    kinds: set[str] = set()
+    for module in PACKAGE.glob("*.py"):
+        source = module.read_text(encoding="utf-8")
+        kinds |= set(re.findall(r"emit\(\s*\"(\w+)\"", source))
+    return kinds
 
 
 def random_game(seed: int, players: int = 4) -> TaxonomyState:

@@ -563,5 +563,5 @@ def test_a_forced_discard_says_which_nature_forced_it() -> None:
     assert describe(forced) == (
         "A mean monster takes revenge: seat 2 discards Kappa (mean) at random"
     )
-    assert describe(chosen) == "seat 2 discards Kappa (mean)"
+    assert describe(chosen) == "Seat 2 discards Kappa (mean)"
     assert describe(forced, ["Ann", "Bob", "Cy"]).endswith("Cy discards Kappa (mean) at random")
