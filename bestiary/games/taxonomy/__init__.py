@@ -10,9 +10,12 @@ from ...engine.errors import BadInput
 from ...engine.events import Event
 from ...engine.protocol import Game
 from ...engine.ruleset import Ruleset
+from ...i18n import domain
 from .cards import load_deck
 from .rules import TaxonomyRules, TaxonomyState
 from .scoring import score_payload
+
+_ = domain("taxonomy", __file__)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -156,7 +159,7 @@ class TaxonomyGame(Game):
     def score_tool(self, payload: Mapping[str, Any], rules: Ruleset) -> dict[str, Any]:
         assert isinstance(rules, TaxonomyRules)
         if not isinstance(payload, Mapping):
-            raise BadInput("the input must be a JSON object")
+            raise BadInput(_("the input must be a JSON object"))
         deck = load_deck(rules.cards, rules.beastman_orphans)
         seven_plus_one = rules.orphan_eight == "seven-plus-one"
         return score_payload(deck, dict(payload), seven_plus_one, rules.scoring_table())

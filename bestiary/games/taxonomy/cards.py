@@ -25,6 +25,9 @@ from pathlib import Path
 from ...engine import datafile
 from ...engine.errors import BadCardFile
 from ...engine.rng import Dice
+from ...i18n import domain
+
+_ = domain("taxonomy", __file__)
 
 DATA = Path(__file__).parent / "data"
 DEFAULT_CARDS = DATA / "monsters.csv"
@@ -98,20 +101,26 @@ class NatureTable:
 def read_text(path: str, what: str) -> str:
     """A data file's text: UTF-8, with or without the byte-order mark that
     spreadsheets write ("CSV UTF-8"); anything else is a one-line BadCardFile."""
-    return datafile.read_text(path, f' (the {what}: a spreadsheet\'s "CSV UTF-8")')
+    return datafile.read_text(
+        path, _(' (the {what}: a spreadsheet\'s "CSV UTF-8")').format(what=what)
+    )
 
 
 @lru_cache(maxsize=4)
 def load_natures(path: str = str(NATURES_FILE)) -> NatureTable:
     try:
-        data = tomllib.loads(read_text(path, "natures table"))
+        data = tomllib.loads(read_text(path, _("natures table")))
     except tomllib.TOMLDecodeError as exc:
-        raise BadCardFile(path, None, f"not TOML: {exc}") from None
+        raise BadCardFile(path, None, _("not TOML: {error}").format(error=exc)) from None
     words: dict[str, str] = {}
     for nature, items in dict(data.get("words", {})).items():
         if nature not in NATURES and nature != "none":
             raise BadCardFile(
-                path, None, f"[words] has unknown nature {nature!r}; natures: {', '.join(NATURES)}"
+                path,
+                None,
+                _("[words] has unknown nature {nature!r}; natures: {natures}").format(
+                    nature=nature, natures=", ".join(NATURES)
+                ),
             )
         for w in items:
             words[str(w).casefold()] = nature
@@ -119,15 +128,21 @@ def load_natures(path: str = str(NATURES_FILE)) -> NatureTable:
     try:
         dice = Dice.parse(str(roll.get("dice", "2d20-4")))
     except Exception as exc:
-        raise BadCardFile(path, None, f"[roll] dice: {exc}") from None
+        raise BadCardFile(path, None, _("[roll] dice: {error}").format(error=exc)) from None
     natures = tuple(str(n) for n in roll.get("natures", ()))
     for n in natures:
         if (n not in NATURES and n != "none") or n == "miscellaneous":
             raise BadCardFile(
-                path, None, f"[roll] natures has {n!r}; allowed: none and every nature but misc"
+                path,
+                None,
+                _("[roll] natures has {nature!r}; allowed: none and every nature but misc").format(
+                    nature=n
+                ),
             )
     if not any(dice.minimum <= i <= dice.maximum for i in range(1, len(natures) + 1)):
-        raise BadCardFile(path, None, f"no result of {dice} falls in the [roll] natures list")
+        raise BadCardFile(
+            path, None, _("no result of {dice} falls in the [roll] natures list").format(dice=dice)
+        )
     return NatureTable(words, dice, natures)
 
 
@@ -168,17 +183,18 @@ def _check_group(
         raise BadCardFile(
             path,
             lineno,
-            f"type {type_!r} is the name of a collecting key the rules make "
-            f"({', '.join(RESERVED_KEYS)}, Beastman/<family>); name the type otherwise",
+            _(
+                "type {type!r} is the name of a collecting key the rules make "
+                "({keys}, Beastman/<family>); name the type otherwise"
+            ).format(type=type_, keys=", ".join(RESERVED_KEYS)),
         )
     first = groups.setdefault(folded, (group, lineno))
     if first[0] != group:
-        what = "family" if beastman else "type"
-        raise BadCardFile(
-            path,
-            lineno,
-            f"{what} {group!r} is written {first[0]!r} on line {first[1]}; write it one way",
-        )
+        if beastman:
+            problem = _("family {group!r} is written {first!r} on line {line}; write it one way")
+        else:
+            problem = _("type {group!r} is written {first!r} on line {line}; write it one way")
+        raise BadCardFile(path, lineno, problem.format(group=group, first=first[0], line=first[1]))
 
 
 def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
@@ -195,7 +211,7 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
         try:
             fields = next(csv.reader(io.StringIO(raw)))
         except csv.Error as exc:
-            raise BadCardFile(path, lineno, f"not valid CSV: {exc}") from None
+            raise BadCardFile(path, lineno, _("not valid CSV: {error}").format(error=exc)) from None
         fields = [f.strip() for f in fields]
         if header is None:
             header = [f.casefold() for f in fields]
@@ -204,38 +220,54 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
                 raise BadCardFile(
                     path,
                     lineno,
-                    f"the header lacks column(s) {', '.join(missing)}; expected "
-                    f"{','.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)}",
+                    _("the header lacks column(s) {missing}; expected {columns}").format(
+                        missing=", ".join(missing),
+                        columns=",".join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS),
+                    ),
                 )
             unknown = [c for c in header if c not in REQUIRED_COLUMNS + OPTIONAL_COLUMNS]
             if unknown:
                 raise BadCardFile(
                     path,
                     lineno,
-                    f"unknown column(s) {', '.join(unknown)}; columns: "
-                    f"{', '.join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS)}",
+                    _("unknown column(s) {unknown}; columns: {columns}").format(
+                        unknown=", ".join(unknown),
+                        columns=", ".join(REQUIRED_COLUMNS + OPTIONAL_COLUMNS),
+                    ),
                 )
             continue
         if len(fields) != len(header):
             raise BadCardFile(
                 path,
                 lineno,
-                f"expected {len(header)} fields ({','.join(header)}), got {len(fields)}",
+                _("expected {expected} fields ({header}), got {got}").format(
+                    expected=len(header), header=",".join(header), got=len(fields)
+                ),
             )
         row = dict(zip(header, fields, strict=True))
         for col in REQUIRED_COLUMNS:
             if not row[col]:
-                raise BadCardFile(path, lineno, f"empty {col}")
+                raise BadCardFile(path, lineno, _("empty {column}").format(column=col))
         _check_group(row["type"], row["family"], path, lineno, groups)
         name = row["name"]
         folded = name.casefold()
         if folded in seen:
-            raise BadCardFile(path, lineno, f"card {name!r} already appears on line {seen[folded]}")
+            raise BadCardFile(
+                path,
+                lineno,
+                _("card {name!r} already appears on line {line}").format(
+                    name=name, line=seen[folded]
+                ),
+            )
         seen[folded] = lineno
         provenance = row.get("provenance", "") or "unknown"
         if provenance not in PROVENANCES:
             raise BadCardFile(
-                path, lineno, f"provenance {provenance!r}; allowed: {', '.join(PROVENANCES)}"
+                path,
+                lineno,
+                _("provenance {provenance!r}; allowed: {allowed}").format(
+                    provenance=provenance, allowed=", ".join(PROVENANCES)
+                ),
             )
         dispositions = row.get("dispositions", "")
         natures_text = row.get("natures", "")
@@ -247,7 +279,11 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
                     continue
                 if n not in NATURES:
                     raise BadCardFile(
-                        path, lineno, f"unknown nature {n!r}; natures: {', '.join(NATURES)}, none"
+                        path,
+                        lineno,
+                        _("unknown nature {nature!r}; natures: {natures}, none").format(
+                            nature=n, natures=", ".join(NATURES)
+                        ),
                     )
                 if n not in natures:
                     natures.append(n)
@@ -257,8 +293,10 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
                     raise BadCardFile(
                         path,
                         lineno,
-                        f"disposition {w!r} has no nature in natures.toml; "
-                        "add it to [words] or fill the natures column",
+                        _(
+                            "disposition {word!r} has no nature in natures.toml; "
+                            "add it to [words] or fill the natures column"
+                        ).format(word=w),
                     )
                 n = table.words[w]
                 if n != "none" and n not in natures:
@@ -278,9 +316,9 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
             )
         )
     if header is None:
-        raise BadCardFile(path, None, "no header line (name,type,family,...) and no cards")
+        raise BadCardFile(path, None, _("no header line (name,type,family,...) and no cards"))
     if not cards:
-        raise BadCardFile(path, None, "the file lists no cards")
+        raise BadCardFile(path, None, _("the file lists no cards"))
     return cards
 
 
@@ -358,7 +396,7 @@ class Deck:
 @lru_cache(maxsize=16)
 def _load(path: str, mtime: float, beastman_orphans: bool) -> Deck:
     table = load_natures()
-    text = read_text(path, "card file")
+    text = read_text(path, _("card file"))
     return Deck(parse_cards(text, path, table), table, beastman_orphans)
 
 
@@ -373,6 +411,7 @@ def modified(path: str) -> float:
     try:
         return Path(path).stat().st_mtime
     except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read: {exc.strerror or exc}") from None
+        reason = exc.strerror or exc
+        raise BadCardFile(path, None, _("cannot read: {reason}").format(reason=reason)) from None
     except ValueError:  # a NUL byte in the name
-        raise BadCardFile(repr(path), None, "not a file name") from None
+        raise BadCardFile(repr(path), None, _("not a file name")) from None

@@ -25,6 +25,7 @@ from ...engine.errors import BadInput, BadOptions, IllegalAction, NotYourTurn
 from ...engine.events import EventLog
 from ...engine.protocol import Game, Result
 from ...engine.rng import Rng
+from ...i18n import domain
 from .actions import (
     ATTACK,
     DISCARD,
@@ -53,6 +54,8 @@ from .phases import (
 from .ruleset import TaxonomyRules
 from .scoring import HAND_SIZE, Score
 from .view import seat_view
+
+_ = domain("taxonomy", __file__)
 
 __all__ = ["RoundResult", "TaxonomyRules", "TaxonomyState"]
 
@@ -139,8 +142,9 @@ class TaxonomyState(Claims):
         deck = rules.deck()
         if deck.size < HAND_SIZE * players + 1:
             raise BadOptions(
-                f"the card file has {deck.size} cards; {players} players need at least "
-                f"{HAND_SIZE * players + 1}"
+                _("the card file has {size} cards; {players} players need at least {need}").format(
+                    size=deck.size, players=players, need=HAND_SIZE * players + 1
+                )
             )
         self.deck = deck
         self.mv = moves_for(deck)
@@ -245,10 +249,10 @@ class TaxonomyState(Claims):
         number are kept."""
         deck, n = self.deck, self.players
         if len(hands) != n or any(len(h) != HAND_SIZE for h in hands):
-            raise BadInput(f"arrange needs {n} hands of {HAND_SIZE} cards")
+            raise BadInput(_("arrange needs {n} hands of {size} cards").format(n=n, size=HAND_SIZE))
         used = [c for h in hands for c in h] + list(stock_top)
         if len(set(used)) != len(used) or not all(0 <= c < deck.size for c in used):
-            raise BadInput("every card must be a card of the deck, used once")
+            raise BadInput(_("every card must be a card of the deck, used once"))
         self.nat = list(deck.nature_mask)
         self.roll = [0] * deck.size
         self.ckeys = list(deck.keys_of)
@@ -442,20 +446,26 @@ class TaxonomyState(Claims):
 
     def apply(self, seat: int, action: Any) -> None:
         if seat not in self._to_act:
-            raise NotYourTurn(
-                f"seat {seat} has no decision to make now"
-                + (
-                    f"; waiting for seat(s) {', '.join(map(str, self._to_act))}"
-                    if self._to_act
-                    else "; the game is over"
+            if self._to_act:
+                raise NotYourTurn(
+                    _(
+                        "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
+                    ).format(seat=seat, seats=", ".join(map(str, self._to_act)))
                 )
+            raise NotYourTurn(
+                _("seat {seat} has no decision to make now; the game is over").format(seat=seat)
             )
         # The discard phase's moves were built when the driver asked for them.
         legal: Sequence[Move] | None = self._legal
         if legal is None:
             legal = self.legal(seat)
         if action not in legal:
-            raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+            raise IllegalAction(
+                _("{action} is not a legal action for seat {seat} now").format(
+                    action=action, seat=seat
+                ),
+                legal,
+            )
         kind = action.kind
         # The kinds in order of frequency (random play: discards, then duels, attacks).
         if kind == DISCARD:
@@ -469,7 +479,7 @@ class TaxonomyState(Claims):
             if self.log.enabled:
                 self.log.emit("decided", to=[seat], seat=seat, choice=str(action))
             assert self.duel is not None
-            a, t, _ = self.duel
+            a, t = self.duel[:2]
             if a in choice and t in choice:
                 self._resolve_duel()
             else:
@@ -520,14 +530,17 @@ class TaxonomyState(Claims):
 
     def action_index(self, action: Any) -> int:
         if not isinstance(action, Move):
-            raise IllegalAction(f"{action} is not a taxonomy action")
+            raise IllegalAction(_("{action} is not a taxonomy action").format(action=action))
         return self.mv.index(action)
 
     def action_from_index(self, seat: int, index: int) -> Move:
         m = self.mv.by_index(index)
         legal = self.legal(seat)
         if m is None or m not in legal:
-            raise IllegalAction(f"action {index} is not legal for seat {seat} now", legal)
+            raise IllegalAction(
+                _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
+                legal,
+            )
         return m
 
     # ------------------------------------------------------------------ copies

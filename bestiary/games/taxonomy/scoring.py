@@ -27,7 +27,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...i18n import domain
 from .cards import Deck
+
+_ = domain("taxonomy", __file__)
 
 HAND_SIZE = 8
 PATTERNS = ("4+4", "5+3", "8")
@@ -355,7 +358,7 @@ def _names(deck: Deck, value: object, what: str) -> list[int]:
     from ...engine.errors import BadInput, UnknownCard
 
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-        raise BadInput(f"{what} must be a list of card names (strings)")
+        raise BadInput(_("{what} must be a list of card names (strings)").format(what=what))
     out = []
     for n in value:
         c = deck.card(n)
@@ -386,45 +389,58 @@ def score_payload(
     if extra:
         # repr: a field name is the caller's text (it may hold a line break).
         raise BadInput(
-            f"unknown field(s) {', '.join(map(repr, extra))}; fields: {', '.join(PAYLOAD_FIELDS)}"
+            _("unknown field(s) {extra}; fields: {fields}").format(
+                extra=", ".join(map(repr, extra)), fields=", ".join(PAYLOAD_FIELDS)
+            )
         )
     if "hand" not in payload:
-        raise BadInput('the input needs "hand": a list of card names')
+        raise BadInput(_('the input needs "hand": a list of card names'))
     hand = _names(deck, payload["hand"], '"hand"')
     raw_exposed = payload.get("exposed", [])
     if not isinstance(raw_exposed, list):
-        raise BadInput('"exposed" must be a list of sets (lists of card names)')
+        raise BadInput(_('"exposed" must be a list of sets (lists of card names)'))
     exposed: list[tuple[int | None, list[int]]] = []
     for i, item in enumerate(raw_exposed):
         if isinstance(item, dict):
             unknown = sorted(set(item) - {"key", "cards"})
             if unknown or "cards" not in item:
-                raise BadInput(f'exposed set {i + 1}: an object needs "cards" (and may give "key")')
-            cards = _names(deck, item["cards"], f"exposed set {i + 1} cards")
+                raise BadInput(
+                    _('exposed set {n}: an object needs "cards" (and may give "key")').format(
+                        n=i + 1
+                    )
+                )
+            cards = _names(deck, item["cards"], _("exposed set {n} cards").format(n=i + 1))
             key: int | None = None
             if item.get("key") is not None:
                 if not isinstance(item["key"], str) or deck.key(item["key"]) is None:
                     raise BadInput(
-                        f"exposed set {i + 1}: unknown key {item.get('key')!r}; keys: "
-                        + ", ".join(deck.key_names)
+                        _("exposed set {n}: unknown key {key!r}; keys: {keys}").format(
+                            n=i + 1, key=item.get("key"), keys=", ".join(deck.key_names)
+                        )
                     )
                 key = deck.key(item["key"])
             exposed.append((key, cards))
         else:
-            exposed.append((None, _names(deck, item, f"exposed set {i + 1}")))
+            exposed.append((None, _names(deck, item, _("exposed set {n}").format(n=i + 1))))
     claims = payload.get("claims", len(exposed))
     if not isinstance(claims, int) or isinstance(claims, bool) or not 0 <= claims <= 2:
-        raise BadInput('"claims" must be 0, 1 or 2 (a hand of 8 holds at most two claimed sets)')
+        raise BadInput(_('"claims" must be 0, 1 or 2 (a hand of 8 holds at most two claimed sets)'))
     if claims < len(exposed):
         raise BadInput(
-            f'"claims" is {claims} but {len(exposed)} set(s) are exposed; '
-            "every exposed set was laid by a claim"
+            _(
+                '"claims" is {claims} but {exposed} set(s) are exposed; '
+                "every exposed set was laid by a claim"
+            ).format(claims=claims, exposed=len(exposed))
         )
     every = hand + [c for _, cs in exposed for c in cs]
     seen: set[int] = set()
     for c in every:
         if c in seen:
-            raise BadInput(f"card {deck.names[c]!r} appears twice; the deck has one of each")
+            raise BadInput(
+                _("card {name!r} appears twice; the deck has one of each").format(
+                    name=deck.names[c]
+                )
+            )
         seen.add(c)
     if len(every) != HAND_SIZE:
         return {

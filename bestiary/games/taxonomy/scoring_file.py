@@ -15,8 +15,11 @@ from functools import lru_cache
 from typing import Any
 
 from ...engine.errors import BadCardFile
+from ...i18n import domain
 from .cards import DATA, modified, read_text
 from .scoring import Band, ScoringTable
+
+_ = domain("taxonomy", __file__)
 
 DEFAULT_SCORING = DATA / "scoring.toml"
 
@@ -38,11 +41,11 @@ def load_scoring(path: str = "") -> ScoringTable:
 
 @lru_cache(maxsize=8)
 def _load(path: str, mtime: float) -> ScoringTable:
-    text = read_text(path, "scoring table")
+    text = read_text(path, _("scoring table"))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise BadCardFile(path, None, f"not TOML: {exc}") from None
+        raise BadCardFile(path, None, _("not TOML: {error}").format(error=exc)) from None
     return parse_scoring(data, path)
 
 
@@ -82,23 +85,37 @@ def _as_dict(value: object) -> Mapping[str, Any]:
 def _check_layout(data: Mapping[str, Any], problems: list[str]) -> None:
     unknown = sorted(set(data) - set(LAYOUT))
     if unknown:
-        problems.append(f"unknown section(s) {', '.join(unknown)}; sections: {', '.join(LAYOUT)}")
+        problems.append(
+            _("unknown section(s) {unknown}; sections: {sections}").format(
+                unknown=", ".join(unknown), sections=", ".join(LAYOUT)
+            )
+        )
     for section, keys in LAYOUT.items():
         body = data.get(section)
         if body is None:
-            problems.append(f"missing section [{section}] (keys: {', '.join(keys)})")
+            problems.append(
+                _("missing section [{section}] (keys: {keys})").format(
+                    section=section, keys=", ".join(keys)
+                )
+            )
             continue
         if not isinstance(body, Mapping):
-            problems.append(f"{section} must be a section [{section}] with {', '.join(keys)}")
+            problems.append(
+                _("{section} must be a section [{section}] with {keys}").format(
+                    section=section, keys=", ".join(keys)
+                )
+            )
             continue
         extra = sorted(set(body) - set(keys))
         if extra:
             problems.append(
-                f"[{section}] has unknown key(s) {', '.join(extra)}; keys: {', '.join(keys)}"
+                _("[{section}] has unknown key(s) {extra}; keys: {keys}").format(
+                    section=section, extra=", ".join(extra), keys=", ".join(keys)
+                )
             )
         for key in keys:
             if key not in body:
-                problems.append(f"[{section}] lacks {key}")
+                problems.append(_("[{section}] lacks {key}").format(section=section, key=key))
 
 
 def _is_int(value: object) -> bool:
@@ -109,7 +126,11 @@ def _int(value: object, where: str, problems: list[str]) -> int:
     if value is None:
         return 0  # reported as missing by _check_layout
     if not _is_int(value):
-        problems.append(f"{where} must be a whole number of points, not {value!r}")
+        problems.append(
+            _("{where} must be a whole number of points, not {value!r}").format(
+                where=where, value=value
+            )
+        )
         return 0
     assert isinstance(value, int)
     return value
@@ -120,8 +141,10 @@ def _triple(value: object, where: str, problems: list[str]) -> tuple[int, int, i
         return (0, 0, 0)
     if not isinstance(value, list) or len(value) != 3 or not all(_is_int(v) for v in value):
         problems.append(
-            f"{where} must list the points for 0, 1 and 2 claims (three whole numbers), "
-            f"not {value!r}"
+            _(
+                "{where} must list the points for 0, 1 and 2 claims (three whole numbers), "
+                "not {value!r}"
+            ).format(where=where, value=value)
         )
         return (0, 0, 0)
     return (value[0], value[1], value[2])
@@ -133,33 +156,48 @@ def _bands(value: object, where: str, problems: list[str]) -> tuple[Band, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not value:
-        problems.append(f"{where} must be a list of {{up_to = N, points = P}} bands")
+        problems.append(
+            _("{where} must be a list of {{up_to = N, points = P}} bands").format(where=where)
+        )
         return ()
     bands: list[Band] = []
     last_bound = 0
     for i, raw in enumerate(value, 1):
         if not isinstance(raw, Mapping):
-            problems.append(f"{where} band {i} must be {{up_to = N, points = P}}, not {raw!r}")
+            problems.append(
+                _("{where} band {i} must be {{up_to = N, points = P}}, not {raw!r}").format(
+                    where=where, i=i, raw=raw
+                )
+            )
             continue
         extra = sorted(set(raw) - set(BAND_KEYS))
         if extra:
             problems.append(
-                f"{where} band {i} has unknown key(s) {', '.join(extra)}; "
-                f"keys: {', '.join(BAND_KEYS)}"
+                _("{where} band {i} has unknown key(s) {extra}; keys: {keys}").format(
+                    where=where, i=i, extra=", ".join(extra), keys=", ".join(BAND_KEYS)
+                )
             )
         points = raw.get("points")
         if not _is_int(points):
-            problems.append(f"{where} band {i} needs points = a whole number")
+            problems.append(
+                _("{where} band {i} needs points = a whole number").format(where=where, i=i)
+            )
             points = 0
         raw_bound = raw.get("up_to")
         up_to = raw_bound if _is_int(raw_bound) else None
         final = i == len(value)
         if final and raw_bound is not None:
-            problems.append(f"{where}: the last band takes every larger key, so it has no up_to")
+            problems.append(
+                _("{where}: the last band takes every larger key, so it has no up_to").format(
+                    where=where
+                )
+            )
         elif not final and (up_to is None or up_to <= last_bound):
             problems.append(
-                f"{where} band {i} needs up_to = a whole number above {last_bound} "
-                "(bands go from small keys to large)"
+                _(
+                    "{where} band {i} needs up_to = a whole number above {bound} "
+                    "(bands go from small keys to large)"
+                ).format(where=where, i=i, bound=last_bound)
             )
         elif up_to is not None:
             last_bound = up_to
