@@ -15,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bestiary.i18n import domain
+
 from .cards import CardSet, Strength
 from .ruleset import MonsterMakerRules
+
+_ = domain("monster_maker", __file__)
 
 #: Errata (appendix D): "Sleep's value should be 2D, not 1D."
 SLEEP_ERRATA = Strength.parse("2D")
@@ -144,11 +148,15 @@ def spell_refusal(
     A.iii: anyone may cast (2nd edition) or only Elves and Magic-Users."""
     sc, mc = cs.cards[spell], cs.cards[monster]
     if sc.kind != "spell":
-        return f"{sc.name} is not a spell"
+        return _("{spell} is not a spell").format(spell=sc.name)
     if sc.has("human_only") and mc.mtype != "human":
-        return f"{sc.name} only works on human-type monsters ({mc.name} is {mc.mtype})"
+        return _("{spell} only works on human-type monsters ({monster} is {type})").format(
+            spell=sc.name, monster=mc.name, type=mc.mtype
+        )
     if rules.spell_casters == "casters" and not cs.cards[caster].has("casts"):
-        return f"{cs.cards[caster].name} cannot cast spells (spell_casters=casters)"
+        return _("{caster} cannot cast spells (spell_casters=casters)").format(
+            caster=cs.cards[caster].name
+        )
     return None
 
 
@@ -159,9 +167,11 @@ def weapon_refusal(cs: CardSet, treasure: int, wielder: int, road_back: bool) ->
     way back"; each names the classes it helps."""
     tt, wc = cs.treasures[treasure], cs.cards[wielder]
     if not tt.weapon:
-        return f"{tt.name} is not a weapon"
+        return _("{treasure} is not a weapon").format(treasure=tt.name)
     if not road_back:
-        return f"weapons work only on the road back ({tt.name})"
+        return _("weapons work only on the road back ({treasure})").format(treasure=tt.name)
     if wc.name not in tt.weapon_users:
-        return f"{tt.name} helps only {', '.join(sorted(tt.weapon_users))}, not {wc.name}"
+        return _("{treasure} helps only {users}, not {wielder}").format(
+            treasure=tt.name, users=", ".join(sorted(tt.weapon_users)), wielder=wc.name
+        )
     return None

@@ -18,6 +18,10 @@ from pathlib import Path
 from bestiary.engine import BadCardFile, BestiaryError, Dice
 from bestiary.engine.datafile import decode_text
 
+from ...i18n import domain
+
+_ = domain("monster_maker", __file__)
+
 DATA = Path(__file__).parent / "data"
 
 KINDS = ("corridor", "monster", "character", "spell", "detour", "trap")
@@ -77,7 +81,9 @@ class Gold:
         m = _GOLD.match(text)
         if not m:
             raise ValueError(
-                f"gold {text!r} is neither a number nor dice such as 3Dx20 or 4Dx20-200"
+                _("gold {text!r} is neither a number nor dice such as 3Dx20 or 4Dx20-200").format(
+                    text=text
+                )
             )
         plus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
         return cls(0, int(m.group(1)), int(m.group(2) or 1), plus)
@@ -229,14 +235,18 @@ class _Problems:
         if len(self.items) == 1:
             line, problem = self.items[0]
             return BadCardFile(str(self.path), line, problem)
-        shown = [
-            f"line {line}: {p}" if line is not None else p for line, p in self.items[:MAX_LISTED]
-        ]
-        more = len(self.items) - MAX_LISTED
-        tail = f"; … and {more} more" if more > 0 else ""
-        return BadCardFile(
-            str(self.path), None, f"{len(self.items)} problems: " + "; ".join(shown) + tail
+        shown = "; ".join(
+            _("line {line}: {problem}").format(line=line, problem=p) if line is not None else p
+            for line, p in self.items[:MAX_LISTED]
         )
+        more = len(self.items) - MAX_LISTED
+        if more > 0:
+            text = _("{n} problems: {problems}; … and {more} more").format(
+                n=len(self.items), problems=shown, more=more
+            )
+        else:
+            text = _("{n} problems: {problems}").format(n=len(self.items), problems=shown)
+        return BadCardFile(str(self.path), None, text)
 
     def check(self) -> None:
         if self.items:
@@ -248,10 +258,11 @@ def _text(path: Path, problems: _Problems) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
         raise problems.fail(
-            None, f"cannot read the file ({exc.strerror or type(exc).__name__})"
+            None, _("cannot read the file ({reason})").format(reason=reason)
         ) from None
-    return decode_text(str(path), data, " (CSV, comma separated)")
+    return decode_text(str(path), data, _(" (CSV, comma separated)"))
 
 
 def _split(line: str) -> list[str] | None:
@@ -273,7 +284,10 @@ def _rows(
     lines = [(n, line) for n, line in lines if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise problems.fail(
-            None, f"the file has no header line and no cards; columns: {', '.join(columns)}"
+            None,
+            _("the file has no header line and no cards; columns: {columns}").format(
+                columns=", ".join(columns)
+            ),
         )
     head_line, head_text = lines[0]
     header = [h.strip().lower() for h in (_split(head_text) or [])]
@@ -281,38 +295,51 @@ def _rows(
     unknown = [h for h in header if h not in columns]
     twice = sorted({h for h in header if header.count(h) > 1})
     if missing:
-        problems.add(head_line, f"missing column(s) {', '.join(missing)}")
+        problems.add(head_line, _("missing column(s) {missing}").format(missing=", ".join(missing)))
     if unknown:
-        problems.add(head_line, f"unknown column(s) {', '.join(map(repr, unknown))}")
+        problems.add(
+            head_line,
+            _("unknown column(s) {unknown}").format(unknown=", ".join(map(repr, unknown))),
+        )
     if twice:
-        problems.add(head_line, f"column(s) {', '.join(twice)} given twice")
+        problems.add(head_line, _("column(s) {twice} given twice").format(twice=", ".join(twice)))
     if problems.items:
-        problems.add(head_line, f"the header must name the columns {', '.join(columns)}")
+        problems.add(
+            head_line,
+            _("the header must name the columns {columns}").format(columns=", ".join(columns)),
+        )
         problems.check()
     out = []
     for n, line in lines[1:]:
         values = _split(line)
         if values is None:
-            problems.add(n, "is not a CSV line (stray quote or NUL character)")
+            problems.add(n, _("is not a CSV line (stray quote or NUL character)"))
         elif len(values) != len(header):
-            problems.add(n, f"{len(values)} values, expected {len(header)}: {', '.join(header)}")
+            problems.add(
+                n,
+                _("{got} values, expected {expected}: {header}").format(
+                    got=len(values), expected=len(header), header=", ".join(header)
+                ),
+            )
         else:
             out.append((n, {h: v.strip() for h, v in zip(header, values, strict=True)}))
     if not out and not problems.items:
-        problems.add(None, "the file lists no cards")
+        problems.add(None, _("the file lists no cards"))
     return out
 
 
 def _name(problems: _Problems, line: int, text: str, seen: set[str], what: str) -> str | None:
     """A card name: not empty, printable, unique in its file."""
     if not text:
-        problems.add(line, f"a {what} needs a name")
+        problems.add(line, _("a {what} needs a name").format(what=what))
         return None
     if not text.isprintable():
-        problems.add(line, f"{what} name {text!r} has control characters")
+        problems.add(
+            line, _("{what} name {text!r} has control characters").format(what=what, text=text)
+        )
         return None
     if text.casefold() in seen:
-        problems.add(line, f"{what} {text!r} is listed twice")
+        problems.add(line, _("{what} {text!r} is listed twice").format(what=what, text=text))
         return None
     seen.add(text.casefold())
     return text
@@ -327,12 +354,22 @@ def _int(
     high: int = MAX_NUMBER,
 ) -> int | None:
     if not _WHOLE.match(text):
-        problems.add(line, f"{what} {text!r} is not a whole number from {low} to {high}")
+        problems.add(
+            line,
+            _("{what} {text!r} is not a whole number from {low} to {high}").format(
+                what=what, text=text, low=low, high=high
+            ),
+        )
         return None
     # Compare lengths first: int() of thousands of digits is refused by Python.
     if len(text.lstrip("0")) > len(str(high)) or not low <= int(text) <= high:
         shown = text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
-        problems.add(line, f"{what} {shown} must be between {low} and {high}")
+        problems.add(
+            line,
+            _("{what} {shown} must be between {low} and {high}").format(
+                what=what, shown=shown, low=low, high=high
+            ),
+        )
         return None
     return int(text)
 
@@ -342,22 +379,31 @@ def _yes(problems: _Problems, line: int, what: str, text: str) -> bool:
     if t in ("yes", "y", "true", "1"):
         return True
     if t not in ("no", "n", "false", "0", ""):
-        problems.add(line, f"{what} {text!r} must be yes or no")
+        problems.add(line, _("{what} {text!r} must be yes or no").format(what=what, text=text))
     return False
 
 
 def _strength(problems: _Problems, line: int, text: str) -> Strength | None:
     """A character's or spell's strength: ``2D+3``, ``4D``, ``2d20-4`` or a number."""
-    allowed = f"dice such as 2D+3 (at most {MAX_DICE} dice of {MAX_SIDES} sides) or a number"
+    allowed = _("dice such as 2D+3 (at most {dice} dice of {sides} sides) or a number").format(
+        dice=MAX_DICE, sides=MAX_SIDES
+    )
     if len(text) > MAX_TEXT:
-        problems.add(line, f"strength {text[:MAX_TEXT]!r}… is too long; {allowed}")
+        problems.add(
+            line,
+            _("strength {text!r}… is too long; {allowed}").format(
+                text=text[:MAX_TEXT], allowed=allowed
+            ),
+        )
         return None
     try:
         st = Strength.parse(text) if text and (_SIGNED.match(text) or "d" in text.lower()) else None
     except (BestiaryError, ValueError):
         st = None
     if st is None:
-        problems.add(line, f"strength {text!r} must be {allowed}")
+        problems.add(
+            line, _("strength {text!r} must be {allowed}").format(text=text, allowed=allowed)
+        )
         return None
     d = st.dice
     big = abs(st.fixed) > MAX_NUMBER or (
@@ -365,14 +411,16 @@ def _strength(problems: _Problems, line: int, text: str) -> Strength | None:
         and (d.count > MAX_DICE or d.sides > MAX_SIDES or abs(d.modifier) > MAX_NUMBER)
     )
     if big:
-        problems.add(line, f"strength {text!r} is too large; {allowed}")
+        problems.add(
+            line, _("strength {text!r} is too large; {allowed}").format(text=text, allowed=allowed)
+        )
         return None
     return st
 
 
 def _gold(problems: _Problems, line: int, text: str) -> Gold | None:
     if len(text) > MAX_TEXT:
-        problems.add(line, f"gold {text[:MAX_TEXT]!r}… is too long")
+        problems.add(line, _("gold {text!r}… is too long").format(text=text[:MAX_TEXT]))
         return None
     try:
         g = Gold.parse(text)
@@ -381,11 +429,19 @@ def _gold(problems: _Problems, line: int, text: str) -> Gold | None:
         return None
     fixed = _SIGNED.match(text.strip()) is not None
     if not fixed and not (1 <= g.dice <= MAX_DICE and g.times <= MAX_NUMBER):
-        problems.add(line, f"gold {text!r}: 1 to {MAX_DICE} dice, times at most {MAX_NUMBER}")
+        problems.add(
+            line,
+            _("gold {text!r}: 1 to {dice} dice, times at most {times}").format(
+                text=text, dice=MAX_DICE, times=MAX_NUMBER
+            ),
+        )
         return None
     if abs(g.fixed) > 10 * MAX_NUMBER or abs(g.plus) > 10 * MAX_NUMBER:
         problems.add(
-            line, f"gold {text!r} must be between {-10 * MAX_NUMBER} and {10 * MAX_NUMBER}"
+            line,
+            _("gold {text!r} must be between {low} and {high}").format(
+                text=text, low=-10 * MAX_NUMBER, high=10 * MAX_NUMBER
+            ),
         )
         return None
     return g
@@ -394,22 +450,32 @@ def _gold(problems: _Problems, line: int, text: str) -> Gold | None:
 def _deck_row(
     problems: _Problems, line: int, r: dict[str, str], index: int, seen: set[str]
 ) -> CardType | None:
-    name = _name(problems, line, r["name"], seen, "card")
+    name = _name(problems, line, r["name"], seen, _("card"))
     kind = r["kind"].lower()
     if kind not in KINDS:
-        problems.add(line, f"kind {r['kind']!r} unknown; kinds: {', '.join(KINDS)}")
+        problems.add(
+            line,
+            _("kind {kind!r} unknown; kinds: {kinds}").format(
+                kind=r["kind"], kinds=", ".join(KINDS)
+            ),
+        )
     count = _int(problems, line, "count", r["count"], 1, MAX_COUNT)
     abilities = frozenset(r["abilities"].split())
     value, strength, mtype = 0, None, ""
     ok = True
     if kind in ("corridor", "monster"):
-        what = "corridor length" if kind == "corridor" else "monster strength"
+        what = _("corridor length") if kind == "corridor" else _("monster strength")
         v = _int(problems, line, what, r["value"], 1)
         ok, value = v is not None, v or 0
     if kind == "monster":
         mtype = r["type"].lower()
         if mtype not in MONSTER_TYPES:
-            problems.add(line, f"monster type {r['type']!r}; types: {', '.join(MONSTER_TYPES)}")
+            problems.add(
+                line,
+                _("monster type {type!r}; types: {types}").format(
+                    type=r["type"], types=", ".join(MONSTER_TYPES)
+                ),
+            )
             ok = False
     elif kind in ("character", "spell"):
         strength = _strength(problems, line, r["value"])
@@ -418,8 +484,11 @@ def _deck_row(
     if abilities - allowed and kind in KINDS:
         problems.add(
             line,
-            f"unknown abilit(ies) {', '.join(sorted(abilities - allowed))} for a {kind}; "
-            f"allowed: {', '.join(sorted(allowed)) or 'none'}",
+            _("unknown abilit(ies) {unknown} for a {kind}; allowed: {allowed}").format(
+                unknown=", ".join(sorted(abilities - allowed)),
+                kind=kind,
+                allowed=", ".join(sorted(allowed)) or _("none"),
+            ),
         )
         ok = False
     if name is None or kind not in KINDS or count is None or not ok:
@@ -431,7 +500,10 @@ def load_deck(path: Path) -> tuple[CardType, ...]:
     problems = _Problems(path)
     rows = _rows(path, DECK_COLUMNS, problems)
     if len(rows) > MAX_CARD_TYPES:
-        raise problems.fail(None, f"{len(rows)} cards; at most {MAX_CARD_TYPES} different cards")
+        raise problems.fail(
+            None,
+            _("{n} cards; at most {most} different cards").format(n=len(rows), most=MAX_CARD_TYPES),
+        )
     cards: list[CardType] = []
     seen: set[str] = set()
     for line, r in rows:
@@ -442,7 +514,7 @@ def load_deck(path: Path) -> tuple[CardType, ...]:
     if not problems.items:
         for k in ("corridor", "monster", "character"):
             if k not in kinds:
-                problems.add(None, f"the deck needs at least one {k} card")
+                problems.add(None, _("the deck needs at least one {kind} card").format(kind=k))
     problems.check()
     return tuple(cards)
 
@@ -457,10 +529,10 @@ def _treasure_row(
     deck_names: frozenset[str],
     deck_path: str,
 ) -> TreasureType | None:
-    name = _name(problems, line, r["name"], seen, "treasure")
+    name = _name(problems, line, r["name"], seen, _("treasure"))
     if name is not None and name.casefold() in deck_names:
         # "dispel with X" names a Cleric or a treasure: the two must differ.
-        problems.add(line, f"treasure {name!r} has the name of a deck card")
+        problems.add(line, _("treasure {name!r} has the name of a deck card").format(name=name))
         name = None
     gold = _gold(problems, line, r["gold"])
     users = frozenset(r["weapon_users"].split())
@@ -468,17 +540,28 @@ def _treasure_row(
     if unknown:
         problems.add(
             line,
-            f"weapon user(s) {', '.join(map(repr, unknown))} are not character cards of "
-            f"the deck {deck_path}; characters: {', '.join(sorted(classes)) or 'none'}",
+            _(
+                "weapon user(s) {unknown} are not character cards of the deck {deck}; "
+                "characters: {characters}"
+            ).format(
+                unknown=", ".join(map(repr, unknown)),
+                deck=deck_path,
+                characters=", ".join(sorted(classes)) or _("none"),
+            ),
         )
     special = r["special"].lower()
     if special not in SPECIALS:
-        problems.add(line, f"special {r['special']!r}; allowed: secret_door, goddess, or empty")
+        problems.add(
+            line,
+            _("special {special!r}; allowed: secret_door, goddess, or empty").format(
+                special=r["special"]
+            ),
+        )
     bonus = _int(problems, line, "weapon_bonus", r["weapon_bonus"])
     if bonus and not users:
-        problems.add(line, "a weapon needs weapon_users")
+        problems.add(line, _("a weapon needs weapon_users"))
     if users and not bonus:
-        problems.add(line, "weapon_users need a weapon_bonus of 1 or more")
+        problems.add(line, _("weapon_users need a weapon_bonus of 1 or more"))
     ret = _int(problems, line, "return_penalty", r["return_penalty"])
     fight = _int(problems, line, "battle_penalty", r["battle_penalty"])
     opened = _yes(problems, line, "open", r["open"])
@@ -499,7 +582,9 @@ def load_treasures(
     problems = _Problems(path)
     rows = _rows(path, TREASURE_COLUMNS, problems)
     if len(rows) > MAX_TREASURES:
-        raise problems.fail(None, f"{len(rows)} treasures; at most {MAX_TREASURES}")
+        raise problems.fail(
+            None, _("{n} treasures; at most {most}").format(n=len(rows), most=MAX_TREASURES)
+        )
     out: list[TreasureType] = []
     seen: set[str] = set()
     for line, r in rows:
@@ -514,11 +599,13 @@ def load_prizes(path: Path) -> tuple[PrizeType, ...]:
     problems = _Problems(path)
     rows = _rows(path, PRIZE_COLUMNS, problems)
     if len(rows) > MAX_PRIZE_TYPES:
-        raise problems.fail(None, f"{len(rows)} prizes; at most {MAX_PRIZE_TYPES}")
+        raise problems.fail(
+            None, _("{n} prizes; at most {most}").format(n=len(rows), most=MAX_PRIZE_TYPES)
+        )
     out: list[PrizeType] = []
     seen: set[str] = set()
     for line, r in rows:
-        name = _name(problems, line, r["name"], seen, "prize")
+        name = _name(problems, line, r["name"], seen, _("prize"))
         count = _int(problems, line, "count", r["count"], 1, MAX_COUNT)
         gold = _int(problems, line, "gold", r["gold"])
         if name is not None and count is not None and gold is not None:

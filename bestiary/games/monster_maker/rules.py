@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from bestiary.engine import Event, EventLog, IllegalAction, NotYourTurn, Result, Rng, State
-from bestiary.i18n import N_
+from bestiary.i18n import N_, domain
 
 from .actions import MAX_SEATS, Move, action_space
 from .battle import Member, charm_alone, member_strength, spell_refusal, strengths, weapon_refusal
@@ -36,6 +36,8 @@ from .battle import wins as beats
 from .cards import CardSet, Strength, load_cardset
 from .ruleset import MonsterMakerRules
 from .scoring import goddess_keeps, roll_gold
+
+_ = domain("monster_maker", __file__)
 
 OUT, BACK, HOME, DEAD = 0, 1, 2, 3
 STATUS = ("outward", "returning", "home", "dead")
@@ -474,7 +476,7 @@ class MonsterMakerState(State):
 
     def apply(self, seat: int, action: Any) -> None:
         if self.final is not None or seat != self.turn:
-            raise NotYourTurn(f"seat {seat} has no decision to make now")
+            raise NotYourTurn(_("seat {seat} has no decision to make now").format(seat=seat))
         cached = self._cached
         if cached is not None and cached[0] == self._version and cached[1] == seat:
             legal = cached[2]
@@ -488,7 +490,12 @@ class MonsterMakerState(State):
                 break
         else:
             if not isinstance(action, Move) or action not in legal:
-                raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+                raise IllegalAction(
+                    _("{action} is not a legal action for seat {seat} now").format(
+                        action=action, seat=seat
+                    ),
+                    legal,
+                )
         self._version += 1
         self._cached = None
         move = self.space.moves[action.index]
@@ -1274,7 +1281,7 @@ class MonsterMakerState(State):
     # ------------------------------------------------------------ action space
     def action_index(self, action: Any) -> int:
         if not isinstance(action, Move):
-            raise IllegalAction(f"{action} is not a Monster Maker action")
+            raise IllegalAction(_("{action} is not a Monster Maker action").format(action=action))
         return action.index
 
     def action_from_index(self, seat: int, index: int) -> Move:
@@ -1282,7 +1289,10 @@ class MonsterMakerState(State):
         for a in legal:
             if a.index == index:
                 return a
-        raise IllegalAction(f"action {index} is not legal for seat {seat} now", legal)
+        raise IllegalAction(
+            _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
+            legal,
+        )
 
 
 __all__ = ["BACK", "DEAD", "HOME", "MAX_SEATS", "OUT", "MonsterMakerState"]

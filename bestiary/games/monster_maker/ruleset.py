@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bestiary.engine import BadOptions, Ruleset, option
+from bestiary.i18n import domain
+
+_ = domain("monster_maker", __file__)
 
 
 @dataclass(frozen=True)
@@ -70,11 +73,21 @@ class MonsterMakerRules(Ruleset):
 
     def validate(self) -> None:
         if self.max_dungeons < 0:
-            raise BadOptions(f"max_dungeons={self.max_dungeons} must be 0 (no limit) or more")
+            raise BadOptions(
+                _("max_dungeons={value} must be 0 (no limit) or more").format(
+                    value=self.max_dungeons
+                )
+            )
         if self.treasure_distance < 0:
-            raise BadOptions(f"treasure_distance={self.treasure_distance} must be 0 or more")
+            raise BadOptions(
+                _("treasure_distance={value} must be 0 or more").format(
+                    value=self.treasure_distance
+                )
+            )
         if not 1 <= self.hand_limit <= 20:
-            raise BadOptions(f"hand_limit={self.hand_limit} must be between 1 and 20")
+            raise BadOptions(
+                _("hand_limit={value} must be between 1 and 20").format(value=self.hand_limit)
+            )
 
 
 VARIANTS: dict[str, MonsterMakerRules] = {

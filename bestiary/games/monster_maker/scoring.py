@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bestiary.engine import BadInput, Rng, UnknownCard
+from bestiary.i18n import N_, domain
 
 from .battle import (
     Member,
@@ -35,6 +36,8 @@ from .battle import (
 )
 from .cards import CardSet, Gold, TreasureType
 from .ruleset import MonsterMakerRules
+
+_ = domain("monster_maker", __file__)
 
 #: Statue of Goddess: "On a 1,2,or 3, has a value of 400gold".
 GODDESS_KEEPS = frozenset({1, 2, 3})
@@ -79,7 +82,7 @@ def gold_range(tt: TreasureType) -> GoldRange:
 
 
 # ------------------------------------------------------------ the score tool
-SHAPE = (
+SHAPE = N_(
     'expected a JSON object with any of "treasures": [treasure names], '
     '"prizes": [prize names], "battle": {"monster": name, "party": [character name or '
     '{"character": name, "spell": name, "weapon": treasure name}], "road_back": true/false}'
@@ -96,14 +99,18 @@ def _range_json(r: GoldRange) -> dict[str, Any]:
 def _names(payload: Mapping[str, Any], key: str) -> list[str]:
     raw = payload.get(key, [])
     if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
-        raise BadInput(f"{key!r} must be a list of names; {SHAPE}")
+        raise BadInput(
+            _("{key!r} must be a list of names; {shape}").format(key=key, shape=_(SHAPE))
+        )
     return raw
 
 
 def _lookup(name: str, table: Mapping[str, int], known: Sequence[str]) -> int:
     i = table.get(name.casefold())
     if i is None:  # a malformed payload: BadInput, with UnknownCard's suggestions
-        raise BadInput(f"{UnknownCard(name, known)}; see `bestiary cards monster-maker`")
+        raise BadInput(
+            _("{error}; see `bestiary cards monster-maker`").format(error=UnknownCard(name, known))
+        )
     return i
 
 
@@ -118,7 +125,11 @@ def score_gold(cs: CardSet, treasures: Sequence[str], prizes: Sequence[str]) -> 
     for name in treasures:
         t = _lookup(name, by_t, [x.name for x in cs.treasures])
         if t in seen:
-            raise BadInput(f"treasure {cs.treasures[t].name!r} is listed twice (one card each)")
+            raise BadInput(
+                _("treasure {name!r} is listed twice (one card each)").format(
+                    name=cs.treasures[t].name
+                )
+            )
         seen.add(t)
         tt = cs.treasures[t]
         r = gold_range(tt)
@@ -131,7 +142,11 @@ def score_gold(cs: CardSet, treasures: Sequence[str], prizes: Sequence[str]) -> 
         used[p] = used.get(p, 0) + 1
         pt = cs.prizes[p]
         if used[p] > pt.count:
-            raise BadInput(f"prize {pt.name!r} listed {used[p]} times; there are {pt.count}")
+            raise BadInput(
+                _("prize {name!r} listed {n} times; there are {count}").format(
+                    name=pt.name, n=used[p], count=pt.count
+                )
+            )
         r = GoldRange(pt.gold, pt.gold, float(pt.gold))
         total = total + r
         rows.append({"name": pt.name, "kind": "prize", "gold": str(pt.gold), **_range_json(r)})
@@ -142,15 +157,23 @@ def _member(cs: CardSet, raw: object, k: int) -> tuple[int, str | None, str | No
     if isinstance(raw, str):
         return _card(cs, raw, "character"), None, None
     if not isinstance(raw, Mapping) or not isinstance(raw.get("character"), str):
-        raise BadInput(f"party member {k} is {raw!r}; {SHAPE}")
+        raise BadInput(
+            _("party member {k} is {raw!r}; {shape}").format(k=k, raw=raw, shape=_(SHAPE))
+        )
     extra = sorted(set(raw) - set(MEMBER_KEYS))
     if extra:
         raise BadInput(
-            f"party member {k}: unknown key(s) {', '.join(extra)}; keys: character, spell, weapon"
+            _("party member {k}: unknown key(s) {extra}; keys: character, spell, weapon").format(
+                k=k, extra=", ".join(extra)
+            )
         )
     spell, weapon = raw.get("spell"), raw.get("weapon")
     if not isinstance(spell, (str, type(None))) or not isinstance(weapon, (str, type(None))):
-        raise BadInput(f"party member {k}: 'spell' and 'weapon' must be names; {SHAPE}")
+        raise BadInput(
+            _("party member {k}: 'spell' and 'weapon' must be names; {shape}").format(
+                k=k, shape=_(SHAPE)
+            )
+        )
     return _card(cs, raw["character"], "character"), spell, weapon
 
 
@@ -158,10 +181,16 @@ def _card(cs: CardSet, name: str, kind: str) -> int:
     card = cs.by_name.get(name.casefold())
     if card is None:
         raise BadInput(
-            f"{UnknownCard(name, [c.name for c in cs.cards])}; see `bestiary cards monster-maker`"
+            _("{error}; see `bestiary cards monster-maker`").format(
+                error=UnknownCard(name, [c.name for c in cs.cards])
+            )
         )
     if card.kind != kind:
-        raise BadInput(f"{card.name!r} is a {card.kind} card, not a {kind}")
+        raise BadInput(
+            _("{name!r} is a {kind} card, not a {wanted}").format(
+                name=card.name, kind=card.kind, wanted=kind
+            )
+        )
     return card.index
 
 
@@ -170,7 +199,7 @@ def _party(
 ) -> list[Member]:
     """The battle's party, checked with the rules' own refusals (battle.py)."""
     if not isinstance(raw, list) or not raw:
-        raise BadInput(f"'party' must be a non-empty list; {SHAPE}")
+        raise BadInput(_("'party' must be a non-empty list; {shape}").format(shape=_(SHAPE)))
     by_t = {t.name.casefold(): t.index for t in cs.treasures}
     party: list[Member] = []
     for k, item in enumerate(raw):
@@ -182,7 +211,7 @@ def _party(
         refusal = spell_refusal(cs, rules, spell, char, monster) if spell >= 0 else None
         refusal = refusal or (weapon_refusal(cs, weapon, char, road_back) if weapon >= 0 else None)
         if refusal:
-            raise BadInput(f"party member {k}: {refusal}")
+            raise BadInput(_("party member {k}: {refusal}").format(k=k, refusal=refusal))
         party.append(Member(char, spell, weapon))
     _check_counts(cs, rules, party)
     return party
@@ -198,16 +227,20 @@ def _check_counts(cs: CardSet, rules: MonsterMakerRules, party: list[Member]) ->
     for c, n in used.items():
         if n > cs.cards[c].count:
             raise BadInput(
-                f"{n} × {cs.cards[c].name} in the party; the deck has {cs.cards[c].count}"
+                _("{n} × {name} in the party; the deck has {count}").format(
+                    n=n, name=cs.cards[c].name, count=cs.cards[c].count
+                )
             )
     weapons = [m.weapon for m in party if m.weapon >= 0]
     if len(weapons) != len(set(weapons)):
-        raise BadInput("a weapon is wielded by one character at a time")
+        raise BadInput(_("a weapon is wielded by one character at a time"))
     charm = [m for m in party if charm_alone(cs, rules, m)]
     if charm and (len(party) > 1 or charm[0].weapon >= 0):
         raise BadInput(
-            "Charm cannot be combined with other attackers (charm_alone=true): "
-            "the 4D from Charm alone must overcome the monster"
+            _(
+                "Charm cannot be combined with other attackers (charm_alone=true): "
+                "the 4D from Charm alone must overcome the monster"
+            )
         )
 
 
@@ -216,19 +249,21 @@ def score_battle(
 ) -> dict[str, Any]:
     """A party's odds against a monster, from the game's own battle rules."""
     if not isinstance(raw, Mapping):
-        raise BadInput(f"'battle' must be an object; {SHAPE}")
+        raise BadInput(_("'battle' must be an object; {shape}").format(shape=_(SHAPE)))
     extra = sorted(set(raw) - set(BATTLE_KEYS))
     if extra:
         raise BadInput(
-            f"'battle': unknown key(s) {', '.join(extra)}; keys: monster, party, road_back"
+            _("'battle': unknown key(s) {extra}; keys: monster, party, road_back").format(
+                extra=", ".join(extra)
+            )
         )
     name = raw.get("monster")
     if not isinstance(name, str):
-        raise BadInput(f"'battle' needs a 'monster' name; {SHAPE}")
+        raise BadInput(_("'battle' needs a 'monster' name; {shape}").format(shape=_(SHAPE)))
     monster = _card(cs, name, "monster")
     road_back = raw.get("road_back", False)
     if not isinstance(road_back, bool):
-        raise BadInput("'road_back' must be true or false")
+        raise BadInput(_("'road_back' must be true or false"))
     party = _party(cs, rules, raw.get("party"), monster, road_back)
     by_t = {t.name.casefold(): t for t in cs.treasures}
     # Royal Princess: "Battles on the way back are at -1 strength".
@@ -266,12 +301,16 @@ def _dist_json(d: Mapping[int, float]) -> dict[str, Any]:
 def score_payload(cs: CardSet, rules: MonsterMakerRules, payload: object) -> dict[str, Any]:
     """``bestiary score monster-maker``: gold of treasures/prizes, a battle's odds."""
     if not isinstance(payload, Mapping):
-        raise BadInput(SHAPE)
+        raise BadInput(_(SHAPE))
     unknown = sorted(set(payload) - set(KEYS))
     if unknown:
-        raise BadInput(f"unknown key(s) {', '.join(map(repr, unknown))}; {SHAPE}")
+        raise BadInput(
+            _("unknown key(s) {unknown}; {shape}").format(
+                unknown=", ".join(map(repr, unknown)), shape=_(SHAPE)
+            )
+        )
     if not any(k in payload for k in ("treasures", "prizes", "battle")):
-        raise BadInput(SHAPE)
+        raise BadInput(_(SHAPE))
     treasures, prizes = _names(payload, "treasures"), _names(payload, "prizes")
     out: dict[str, Any] = {"gold": score_gold(cs, treasures, prizes)}
     if "battle" in payload:
