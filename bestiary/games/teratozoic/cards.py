@@ -16,8 +16,11 @@ from pathlib import Path
 
 from bestiary.engine import BadCardFile
 from bestiary.engine.datafile import decode_text, read_bytes
+from bestiary.i18n import domain
 
 from .edges import orientations, parse_ends
+
+_ = domain("teratozoic", __file__)
 
 DATA = Path(__file__).parent / "data"
 
@@ -106,28 +109,38 @@ def _rows(path: Path, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
 
 
 def _parse_rows(where: str, raw: bytes, columns: list[str]) -> list[tuple[int, dict[str, str]]]:
-    text = decode_text(where, raw, " CSV")
+    text = decode_text(where, raw, _(" CSV"))
     if "\0" in text:
-        raise BadCardFile(where, None, "contains a NUL character; save the file as UTF-8 CSV")
+        raise BadCardFile(where, None, _("contains a NUL character; save the file as UTF-8 CSV"))
     lines = text.splitlines()
     numbered = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.startswith("#")]
     if not numbered:
-        raise BadCardFile(where, None, "no header line")
+        raise BadCardFile(where, None, _("no header line"))
     out = []
     header: list[str] | None = None
     for lineno, line in numbered:
         try:
             rows = list(csv.reader([line]))
         except csv.Error as exc:
-            raise BadCardFile(where, lineno, f"not a CSV line: {exc}") from None
+            raise BadCardFile(
+                where, lineno, _("not a CSV line: {error}").format(error=exc)
+            ) from None
         row = rows[0] if rows else []
         if header is None:
             header = row
             if [h.strip() for h in header] != columns:
-                raise BadCardFile(where, lineno, f"header must be: {','.join(columns)}")
+                raise BadCardFile(
+                    where, lineno, _("header must be: {columns}").format(columns=",".join(columns))
+                )
             continue
         if len(row) != len(columns):
-            raise BadCardFile(where, lineno, f"expected {len(columns)} fields, got {len(row)}")
+            raise BadCardFile(
+                where,
+                lineno,
+                _("expected {expected} fields, got {got}").format(
+                    expected=len(columns), got=len(row)
+                ),
+            )
         out.append((lineno, {k: v.strip() for k, v in zip(columns, row, strict=True)}))
     return out
 
@@ -137,10 +150,18 @@ def _int(path: Path, lineno: int, field: str, text: str, lo: int, hi: int) -> in
         v = int(text)
     except ValueError:
         raise BadCardFile(
-            str(path), lineno, f"{field} must be a whole number, not {text!r}"
+            str(path),
+            lineno,
+            _("{field} must be a whole number, not {text!r}").format(field=field, text=text),
         ) from None
     if not lo <= v <= hi:
-        raise BadCardFile(str(path), lineno, f"{field} must be {lo}..{hi}, not {v}")
+        raise BadCardFile(
+            str(path),
+            lineno,
+            _("{field} must be {low}..{high}, not {value}").format(
+                field=field, low=lo, high=hi, value=v
+            ),
+        )
     return v
 
 
@@ -160,16 +181,26 @@ def _build_cards(path: Path, rows: list[tuple[int, dict[str, str]]]) -> tuple[Ca
     names: set[str] = set()
     for lineno, r in rows:
         if r["name"].casefold() in names:
-            raise BadCardFile(str(path), lineno, f"duplicate card name {r['name']!r}")
+            raise BadCardFile(
+                str(path), lineno, _("duplicate card name {name!r}").format(name=r["name"])
+            )
         for field, allowed in (("set", SETS), ("colour", COLOURS), ("third", THIRDS)):
             if r[field] not in allowed:
                 raise BadCardFile(
-                    str(path), lineno, f"{field} {r[field]!r} is not one of {', '.join(allowed)}"
+                    str(path),
+                    lineno,
+                    _("{field} {value!r} is not one of {allowed}").format(
+                        field=field, value=r[field], allowed=", ".join(allowed)
+                    ),
                 )
         if r["pool"] not in ("", *POOLS):
-            raise BadCardFile(str(path), lineno, f"pool must be empty, sun or cross: {r['pool']!r}")
+            raise BadCardFile(
+                str(path),
+                lineno,
+                _("pool must be empty, sun or cross: {pool!r}").format(pool=r["pool"]),
+            )
         if (r["set"] == "starting") != bool(r["pool"]):
-            raise BadCardFile(str(path), lineno, "starting cards (and only they) name a pool")
+            raise BadCardFile(str(path), lineno, _("starting cards (and only they) name a pool"))
         try:
             edges = parse_ends(r["ends"])
         except ValueError as exc:
@@ -206,11 +237,15 @@ def _check_pools(path: Path, cards: list[Card]) -> None:
             raise BadCardFile(
                 str(path),
                 None,
-                f"starting Gene Pool {colour}/{pool} must hold one card of each value 1-6",
+                _("starting Gene Pool {colour}/{pool} must hold one card of each value 1-6").format(
+                    colour=colour, pool=pool
+                ),
             )
     if len(pools) < 6:
         raise BadCardFile(
-            str(path), None, f"six starting Gene Pools are needed, found {len(pools)}"
+            str(path),
+            None,
+            _("six starting Gene Pools are needed, found {n}").format(n=len(pools)),
         )
 
 
@@ -220,12 +255,14 @@ def load_eras(path: Path | str = DATA / "eras.csv") -> tuple[Era, ...]:
     for lineno, r in _rows(path, _ERA_COLUMNS):
         nums = {k: _int(path, lineno, k, r[k], 0, 6) for k in _ERA_COLUMNS[1:]}
         if nums["mutations"] + nums["gene_pool"] != 5:
-            raise BadCardFile(str(path), lineno, "an Era's draws must make a hand of 5 cards")
+            raise BadCardFile(str(path), lineno, _("an Era's draws must make a hand of 5 cards"))
         eras.append(Era(len(eras), r["name"], **nums))
     if not eras or eras[-1].name != FINAL_ERA:
-        raise BadCardFile(str(path), None, f"the last Era card must be the {FINAL_ERA}")
+        raise BadCardFile(
+            str(path), None, _("the last Era card must be the {era}").format(era=FINAL_ERA)
+        )
     if eras[-1].mutations != 0:
-        raise BadCardFile(str(path), None, "the Teratozoic Era draws only from the Gene Pool")
+        raise BadCardFile(str(path), None, _("the Teratozoic Era draws only from the Gene Pool"))
     return tuple(eras)
 
 
@@ -248,7 +285,9 @@ def cards_from(path: str) -> tuple[Card, ...]:
     try:
         st = Path(path).stat()
     except OSError as exc:
-        raise BadCardFile(path, None, f"cannot read: {exc.strerror}") from None
+        raise BadCardFile(
+            path, None, _("cannot read: {reason}").format(reason=exc.strerror)
+        ) from None
     return _cards_version(path, st.st_mtime_ns, st.st_size)
 
 

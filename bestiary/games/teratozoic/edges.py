@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bestiary.i18n import domain
+
+_ = domain("teratozoic", __file__)
+
 N, E, S, W = 0, 1, 2, 3
 EDGE_NAMES = "NESW"
 # Table coordinates: x grows to the east, y to the north.
@@ -39,11 +43,13 @@ def parse_ends(text: str) -> tuple[int, int, int, int]:
         off = token[1:]
         if d < 0 or off not in _OFFSET_BIT:
             raise ValueError(
-                f"bad end {token!r}: write N, E, S or W, optionally followed by + or -"
+                _("bad end {token!r}: write N, E, S or W, optionally followed by + or -").format(
+                    token=token
+                )
             )
         bit = 1 << _OFFSET_BIT[off]
         if edges[d] & bit:
-            raise ValueError(f"end {token!r} is listed twice")
+            raise ValueError(_("end {token!r} is listed twice").format(token=token))
         edges[d] |= bit
     return edges[0], edges[1], edges[2], edges[3]
 

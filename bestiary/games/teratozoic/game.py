@@ -9,12 +9,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bestiary.engine import BadInput, Event, Game, Rng, Ruleset, UnknownCard
+from bestiary.i18n import N_, domain
 
 from .cards import cards_from, default_eras
 from .rules import TeratozoicState
 from .ruleset import TeratozoicRules
 from .solver import best_build, build_within, score_pool
 from .tiles import Build, Placement, score_layout
+
+_ = domain("teratozoic", __file__)
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -111,7 +114,7 @@ class TeratozoicGame(Game):
         is the best found, with ``"exact": false``."""
         assert isinstance(rules, TeratozoicRules)
         if not isinstance(payload, Mapping):
-            raise BadInput(_SCORE_USAGE)
+            raise BadInput(_(_SCORE_USAGE))
         deck = cards_from(rules.cards)
         by_name = {c.name.casefold(): c.id for c in deck}
         budget = _budget(payload)
@@ -119,14 +122,14 @@ class TeratozoicGame(Game):
         def ids(key: str) -> list[int]:
             names = payload.get(key)
             if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-                raise BadInput(f"{key!r} must be a list of card names")
+                raise BadInput(_("{key!r} must be a list of card names").format(key=key))
             out = []
             for n in names:
                 if n.casefold() not in by_name:
                     raise UnknownCard(n, (c.name for c in deck))
                 out.append(by_name[n.casefold()])
             if len(set(out)) != len(out):
-                raise BadInput("a card is listed twice")
+                raise BadInput(_("a card is listed twice"))
             return out
 
         if "cards" in payload:
@@ -142,10 +145,10 @@ class TeratozoicGame(Game):
         if "placements" in payload:
             ignore = payload.get("doubling_ignores_colour", rules.doubling_ignores_colour)
             if not isinstance(ignore, bool):
-                raise BadInput("'doubling_ignores_colour' must be true or false")
+                raise BadInput(_("'doubling_ignores_colour' must be true or false"))
             b = score_layout(deck, _layout(payload["placements"], deck, by_name), ignore)
             return {"score": b.score, "exact": True, "build": named_build(deck, b)}
-        raise BadInput(_SCORE_USAGE)
+        raise BadInput(_(_SCORE_USAGE))
 
     def bench_extra(self, rules: Ruleset) -> dict[str, Any]:
         """Median solver times (cold caches): 5-card hands, 30-card Gene Pools, Gene
@@ -240,7 +243,7 @@ class TeratozoicGame(Game):
         return tracker(state)
 
 
-_SCORE_USAGE = (
+_SCORE_USAGE = N_(
     'give {"cards": [names]} (a play), {"gene_pool": [names]} (final scoring) '
     'or {"placements": [[name, x, y, turned], ...]} (a layout); optionally "budget": '
     "search nodes (a whole number >= 1)"
@@ -253,7 +256,9 @@ SCORE_BUDGET = 200_000
 def _budget(payload: Mapping[str, Any]) -> int:
     raw = payload.get("budget", SCORE_BUDGET)
     if not isinstance(raw, int) or isinstance(raw, bool) or raw < 1:
-        raise BadInput(f"'budget' must be a whole number of search nodes >= 1, not {raw!r}")
+        raise BadInput(
+            _("'budget' must be a whole number of search nodes >= 1, not {raw!r}").format(raw=raw)
+        )
     return raw
 
 
@@ -271,7 +276,7 @@ def _layout(raw: object, deck: Sequence[Card], by_name: Mapping[str, int]) -> li
 
     'Cards cannot overlap' (rulebook): one card per cell, each card once.
     """
-    shape = "'placements' must be a list of [card name, x, y, turned] (x, y integers)"
+    shape = _("'placements' must be a list of [card name, x, y, turned] (x, y integers)")
     if not isinstance(raw, list):
         raise BadInput(shape)
     out: list[Placement] = []
@@ -279,24 +284,29 @@ def _layout(raw: object, deck: Sequence[Card], by_name: Mapping[str, int]) -> li
     seen: set[int] = set()
     for k, item in enumerate(raw):
         if not isinstance(item, list) or len(item) != 4:
-            raise BadInput(f"{shape}; item {k} is {item!r}")
+            raise BadInput(_("{shape}; item {k} is {item!r}").format(shape=shape, k=k, item=item))
         name, x, y, turned = item
         # bool is an int in Python: refuse true/false as a coordinate.
         if not isinstance(name, str) or any(
             not isinstance(v, int) or isinstance(v, bool) for v in (x, y)
         ):
-            raise BadInput(f"{shape}; item {k} is {item!r}")
+            raise BadInput(_("{shape}; item {k} is {item!r}").format(shape=shape, k=k, item=item))
         if not isinstance(turned, int) or turned not in (0, 1):
-            raise BadInput(f"item {k}: 'turned' must be true/false (or 1/0), not {turned!r}")
+            raise BadInput(
+                _("item {k}: 'turned' must be true/false (or 1/0), not {turned!r}").format(
+                    k=k, turned=turned
+                )
+            )
         card = by_name.get(name.casefold())
         if card is None:
             raise UnknownCard(name, (c.name for c in deck))
         if card in seen:
-            raise BadInput(f"card {deck[card].name!r} is laid out twice")
+            raise BadInput(_("card {name!r} is laid out twice").format(name=deck[card].name))
         if (x, y) in cells:
             raise BadInput(
-                f"{deck[card].name!r} and {cells[(x, y)]!r} are both on cell ({x}, {y}): "
-                "cards cannot overlap"
+                _(
+                    "{first!r} and {second!r} are both on cell ({x}, {y}): cards cannot overlap"
+                ).format(first=deck[card].name, second=cells[(x, y)], x=x, y=y)
             )
         seen.add(card)
         cells[(x, y)] = deck[card].name

@@ -31,6 +31,7 @@ from bestiary.engine import (
     Rng,
     State,
 )
+from bestiary.i18n import domain
 
 from .actions import (
     BUILD_BEST,
@@ -52,6 +53,8 @@ from .ruleset import ELIMINATION, HAND, TeratozoicRules, era_stack, removed_thir
 from .solver import PoolScore, best_build, flat_build, score_pool
 from .tiles import Build, Placement, score_layout
 from .view import hidden_hand, public_played, seat_view
+
+_ = domain("teratozoic", __file__)
 
 __all__ = [
     "BUILD_BEST",
@@ -110,8 +113,9 @@ class TeratozoicState(State):
         pools = sorted({(c.colour, c.pool) for c in in_game if c.pool})
         if players > len(pools):
             raise BadOptions(
-                f"{players} players need {players} starting Gene Pools; "
-                f"these options leave {len(pools)}"
+                _(
+                    "{players} players need {players} starting Gene Pools; these options leave {n}"
+                ).format(players=players, n=len(pools))
             )
         self.eras: list[Era] = era_stack(players, rules)  # the stack, top first
         self.era_discard: list[Era] = []
@@ -429,10 +433,13 @@ class TeratozoicState(State):
         legal = self.legal(seat)
         if not legal:
             owed = self.to_act()
-            raise NotYourTurn(
-                f"seat {seat} has no decision to make now"
-                + (f"; waiting for seat(s) {', '.join(map(str, owed))}" if owed else "")
-            )
+            if owed:
+                raise NotYourTurn(
+                    _(
+                        "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
+                    ).format(seat=seat, seats=", ".join(map(str, owed)))
+                )
+            raise NotYourTurn(_("seat {seat} has no decision to make now").format(seat=seat))
         # The driver hands back one of the listed actions: find it by identity
         # before comparing values (a parsed action is equal, not identical).
         for a in legal:
@@ -440,7 +447,12 @@ class TeratozoicState(State):
                 break
         else:
             if action not in legal:
-                raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+                raise IllegalAction(
+                    _("{action} is not a legal action for seat {seat} now").format(
+                        action=action, seat=seat
+                    ),
+                    legal,
+                )
         self._to_act = self._legal = None
         if isinstance(action, Hold):
             self.held[seat].append(action.card)
@@ -855,10 +867,13 @@ class TeratozoicState(State):
             return n + 3 + action.card
         if isinstance(action, Keep):
             return 2 * n + 3 + action.card
-        raise IllegalAction(f"{action} is not a Teratozoic action")
+        raise IllegalAction(_("{action} is not a Teratozoic action").format(action=action))
 
     def action_from_index(self, seat: int, index: int) -> Any:
         for a in self.legal(seat):
             if self.action_index(a) == index:
                 return a
-        raise IllegalAction(f"action {index} is not legal for seat {seat} now", self.legal(seat))
+        raise IllegalAction(
+            _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
+            self.legal(seat),
+        )

@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bestiary.engine import BadOptions, Ruleset, option
+from bestiary.i18n import domain
 
 from .cards import FINAL_ERA, Era, default_eras
+
+_ = domain("teratozoic", __file__)
 
 HAND = 5
 ELIMINATION = 5  # 'fewer than five cards in their entire Gene Pool'
@@ -48,19 +51,26 @@ class TeratozoicRules(Ruleset):
     def validate(self) -> None:
         if not isinstance(self.max_final_replays, int) or self.max_final_replays < 0:
             raise BadOptions(
-                f"max_final_replays must be a whole number >= 0, not {self.max_final_replays!r}"
+                _("max_final_replays must be a whole number >= 0, not {value!r}").format(
+                    value=self.max_final_replays
+                )
             )
         names = {e.name for e in default_eras()}
         for name in self.eras:
             if name not in names:
-                raise BadOptions(f"unknown Era {name!r}; Eras: {', '.join(sorted(names))}")
+                raise BadOptions(
+                    _("unknown Era {name!r}; Eras: {eras}").format(
+                        name=name, eras=", ".join(sorted(names))
+                    )
+                )
         if self.eras and self.eras[-1] != FINAL_ERA:
-            raise BadOptions(f"the Era stack must end with the {FINAL_ERA}")
+            raise BadOptions(_("the Era stack must end with the {era}").format(era=FINAL_ERA))
         twice = sorted({n for n in self.eras if self.eras.count(n) > 1})
         if twice:
             raise BadOptions(
-                f"eras: each Era card can be used once, but {', '.join(map(repr, twice))} "
-                "is listed more than once"
+                _(
+                    "eras: each Era card can be used once, but {twice} is listed more than once"
+                ).format(twice=", ".join(map(repr, twice)))
             )
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bestiary.engine import BadInput
+from bestiary.i18n import domain
 
 from .cards import Card
 from .edges import (
@@ -40,6 +41,8 @@ from .edges import (
     parse_ends,
     turned,
 )
+
+_ = domain("teratozoic", __file__)
 
 __all__ = [
     "EDGE_NAMES",
@@ -152,11 +155,13 @@ def score_layout(
     seen: set[int] = set()
     for p in placements:
         if p.card in seen:
-            raise BadInput(f"card {deck[p.card].name!r} is laid out twice")
+            raise BadInput(_("card {name!r} is laid out twice").format(name=deck[p.card].name))
         if not 0 <= p.card < len(deck):
-            raise BadInput(f"no card {p.card}")
+            raise BadInput(_("no card {card}").format(card=p.card))
         if (p.x, p.y) in cells:
-            raise BadInput(f"two cards on cell ({p.x}, {p.y}): cards cannot overlap")
+            raise BadInput(
+                _("two cards on cell ({x}, {y}): cards cannot overlap").format(x=p.x, y=p.y)
+            )
         seen.add(p.card)
         orients = deck[p.card].orients
         mask = orients[-1] if p.turned else orients[0]
@@ -172,7 +177,7 @@ def score_layout(
 
     loose: dict[tuple[int, int], int] = {}
     get = cells.get
-    for (x, y), (_, mask) in cells.items():
+    for (x, y), (_placement, mask) in cells.items():
         n_loose = 0
         for d in range(4):
             mine = (mask >> (3 * d)) & 7
