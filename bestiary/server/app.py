@@ -448,7 +448,12 @@ def create_app(
     from .lab import lab_router
 
     app.include_router(lab_router(store.engine, data_folder(store.url)))
+    from .hint_api import hint_router  # the strongest bot's move for your seat
     from .i18n_api import router as i18n_router  # the pages' words, EN and PL
+    from .rules_api import router as rules_router  # RULES.md for the rules drawer
+
+    app.include_router(hint_router(hub, limits))
+    app.include_router(rules_router)
 
     app.include_router(i18n_router)
 

@@ -68,3 +68,12 @@ def replay_frames(game: Game, record: Mapping[str, Any], seat: int | None) -> li
             }
         )
     return frames
+
+
+def hint(game: Game, state: State, seat: int, seconds: float) -> dict[str, Any]:
+    """The strongest bot's move for ``seat``, searched from that seat's view only
+    (``bestiary.agents.hint``); ``game`` is passed in, as for the other jobs."""
+    from ..agents.hint import suggest
+
+    del game  # the state knows its game; the argument keeps every job's shape
+    return suggest(state, seat, seconds=seconds).to_json()

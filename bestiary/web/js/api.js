@@ -1,8 +1,30 @@
 // The server's lobby API and the play socket, for the lobby and table pages.
 import { t } from "./i18n.js";
 
+// Who this browser is, for the server's quotas: people behind one router then
+// each get their own share (a random id kept on this device, nothing more).
+export function clientId() {
+  const key = "bestiary.client";
+  let id = localStorage.getItem(key);
+  if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(key, id);
+  }
+  return id;
+}
+
+function clientHeaders() {
+  try {
+    return { "X-Bestiary-Client": clientId() };
+  } catch (e) {
+    return {}; // no storage (a private window): the server counts the address
+  }
+}
+
 export async function getJSON(url) {
-  const r = await fetch(url);
+  const r = await fetch(url, { headers: clientHeaders() });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(messageOf(body, r));
   return body;
@@ -11,7 +33,7 @@ export async function getJSON(url) {
 export async function postJSON(url, data) {
   const r = await fetch(url, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...clientHeaders() },
     body: JSON.stringify(data),
   });
   const body = await r.json().catch(() => ({}));

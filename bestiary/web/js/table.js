@@ -25,6 +25,7 @@ const page = {
   log: [],
   freshLog: true, // the next update after (re)connecting carries the whole log
   replay: null, // {frames, step, seat} while the replay viewer is open
+  wasMyTurn: false, // for the "your turn" tone: it sounds when the turn arrives
 };
 
 function showError(message) {
@@ -79,6 +80,10 @@ function renderSeats() {
   $("seat-list").replaceChildren(...items);
   $("invite").value = `${location.origin}/table/${tb.id}`;
   $("seat-tools").hidden = !(page.mine && tb.status === "playing");
+  // Hints are for tables against bots only (the server refuses them elsewhere).
+  const people = tb.seats.filter((s) => s.kind === "human").length;
+  $("hint").hidden = !(page.mine && tb.status === "playing" && people === 1);
+  if (page.state && !page.state.yourTurn) $("hint-box").hidden = true;
   $("title").textContent = `${tb.title} · ${tb.variant} · ${statusText(tb)}`;
   // The tab says so when it is your turn: a player in another tab sees it.
   const mineToPlay = page.state && page.state.yourTurn && !page.state.over && !page.replay;
@@ -108,6 +113,66 @@ async function copySeatLink() {
   const link = `${location.origin}/table/${tableId}#seat=${page.mine.seat}.${page.mine.token}`;
   if (navigator.clipboard) await navigator.clipboard.writeText(link);
   showError(t("seat link copied: open it on the other device (anyone with it can play your seat)"));
+}
+
+// The strongest bot's move for your seat, searched from your view only (about
+// a second, in a worker on the server).
+async function askHint() {
+  if (!page.mine) return;
+  const box = $("hint-box");
+  const button = $("hint");
+  box.hidden = false;
+  box.textContent = t("Thinking for a second…");
+  button.disabled = true;
+  try {
+    const r = await postJSON(`/api/tables/${tableId}/hint`, { token: page.mine.token });
+    const others = (r.alternatives || []).filter((a) => a.action !== r.action);
+    const lines = [t("Hint: {move}", { move: r.action })];
+    if (others.length) {
+      const weighed = others.map((a) => t("{move} ({n} searches, won {rate})", { move: a.action, n: a.visits, rate: `${Math.round(a.win_rate * 100)}%` }));
+      lines.push(t("Also weighed: {moves}", { moves: weighed.join("; ") }));
+    }
+    box.replaceChildren(...lines.map((l) => h("span", { class: "hint-line" }, l)));
+  } catch (e) {
+    box.textContent = t("No hint now: {reason}", { reason: e.message });
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// "Your turn" for a player in another tab or window: a short tone (and a
+// notification while the page is hidden), when the player asked for it.
+const NOTIFY_KEY = "bestiary.notify";
+function notifyTurn() {
+  if (localStorage.getItem(NOTIFY_KEY) !== "1") return;
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (Ctx) {
+      const ctx = new Ctx();
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.08, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.35);
+    }
+  } catch (e) {
+    console.warn(e);
+  }
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    new Notification(t("Your turn"), { body: page.table ? page.table.title : "" });
+  }
+}
+
+function setupNotify() {
+  const box = $("notify");
+  box.checked = localStorage.getItem(NOTIFY_KEY) === "1";
+  box.addEventListener("change", () => {
+    localStorage.setItem(NOTIFY_KEY, box.checked ? "1" : "0");
+    if (box.checked && "Notification" in window && Notification.permission === "default") Notification.requestPermission();
+  });
 }
 
 async function resign() {
@@ -290,6 +355,9 @@ function onMessage(msg) {
 function draw() {
   page.drawPending = false;
   const s = page.state;
+  const myTurn = Boolean(s.yourTurn && !s.over);
+  if (myTurn && !page.wasMyTurn) notifyTurn();
+  page.wasMyTurn = myTurn;
   renderSeats();
   renderResult();
   if (!page.replay) renderLog(page.log);
@@ -374,6 +442,8 @@ async function main() {
   $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite").value));
   $("copy-seat").addEventListener("click", copySeatLink);
   $("resign").addEventListener("click", resign);
+  $("hint").addEventListener("click", askHint);
+  setupNotify();
   $("rematch").addEventListener("click", rematch);
   $("open-replay").addEventListener("click", openReplay);
   $("rp-close").addEventListener("click", closeReplay);
