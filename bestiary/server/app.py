@@ -40,7 +40,7 @@ from .limits import (
     RateLimiter,
 )
 from .live import Connection, LiveTable
-from .messages import error
+from .messages import error, table_names
 from .store import Store, TableRow, data_folder, database_url
 from .workers import Busy, TooSlow
 
@@ -362,15 +362,17 @@ def create_app(
         row = finished(table_id)
         if seat is not None and seat >= row.players:
             raise HTTPException(404, f"seats are 0 to {row.players - 1}")
+        info = hub.info(table_id)
         frames = await hub.tools.run(
             jobs.replay_frames,
             get_game(row.game),
             record_of(row).to_json(),
             seat,
+            table_names(info),  # the log says the players' names, as it did live
             seconds=limits.tool_seconds * 4,
             wait=limits.queue_seconds,
         )
-        return {"table": hub.info(table_id), "seat": seat, "frames": frames}
+        return {"table": info, "seat": seat, "frames": frames}
 
     # -- play --------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

@@ -5,7 +5,7 @@ the restart test and offline replays rely on."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..agents.base import AgentContext, make_agent
@@ -44,10 +44,17 @@ def score_tool(game: Game, payload: Mapping[str, Any], variant: str | None) -> A
     return game.score_tool(payload, game.ruleset(variant))
 
 
-def replay_frames(game: Game, record: Mapping[str, Any], seat: int | None) -> list[dict[str, Any]]:
+def replay_frames(
+    game: Game,
+    record: Mapping[str, Any],
+    seat: int | None,
+    names: Mapping[str, Sequence[str]] | None = None,
+) -> list[dict[str, Any]]:
     """One frame per move of a finished match: the view of ``seat`` (None: a
-    spectator's) and the log lines that move produced. ``game`` is passed in
-    (not looked up), so games registered only in the server work too."""
+    spectator's) and the log lines that move produced, naming the seats as the
+    table did (``names`` by language, as ``messages.table_names`` gives them).
+    ``game`` is passed in (not looked up), so games registered only in the
+    server work too."""
     from ..engine.record import MatchRecord
     from .messages import event_json
 
@@ -64,7 +71,7 @@ def replay_frames(game: Game, record: Mapping[str, Any], seat: int | None) -> li
             {
                 "move": {"seat": move[0], "action": move[1]} if move else None,
                 "view": state.view(seat),
-                "events": [event_json(game, e) for e in events],
+                "events": [event_json(game, e, names) for e in events],
             }
         )
     return frames
