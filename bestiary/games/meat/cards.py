@@ -19,6 +19,9 @@ from typing import Any
 
 from bestiary.engine import BadCardFile, UnknownCard
 from bestiary.engine.datafile import decode_text, read_bytes
+from bestiary.i18n import N_, domain
+
+_ = domain("meat", __file__)
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "cards.toml"
 
@@ -204,82 +207,112 @@ class _Parser:
 
     def fail(self, problem: str) -> BadCardFile:
         return BadCardFile(
-            self.path, self.where.line(self.table, self.i), f"{self.table} {self.name!r}: {problem}"
+            self.path,
+            self.where.line(self.table, self.i),
+            _("{table} {name!r}: {problem}").format(
+                table=self.table, name=self.name, problem=problem
+            ),
         )
 
     def s(self, raw: dict[str, Any], key: str, default: str | None = None) -> str:
         v = raw.get(key, default)
         if not isinstance(v, str) or (default is None and not v):
-            raise self.fail(f"'{key}' must be a non-empty string")
+            raise self.fail(_("'{key}' must be a non-empty string").format(key=key))
         return v
 
     def n(self, raw: dict[str, Any], key: str, default: int | None = None, lo: int = -9) -> int:
         v = raw.get(key, default)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise self.fail(f"'{key}' must be an integer")
+            raise self.fail(_("'{key}' must be an integer").format(key=key))
         if v < lo or v > 20:
-            raise self.fail(f"'{key}' = {v} is out of range ({lo}..20)")
+            raise self.fail(
+                _("'{key}' = {value} is out of range ({low}..20)").format(key=key, value=v, low=lo)
+            )
         return v
 
     def b(self, raw: dict[str, Any], key: str) -> bool:
         v = raw.get(key, False)
         if not isinstance(v, bool):
-            raise self.fail(f"'{key}' must be true or false")
+            raise self.fail(_("'{key}' must be true or false").format(key=key))
         return v
 
     def keywords(self, raw: dict[str, Any]) -> int:
         kws = raw.get("keywords", [])
         if not isinstance(kws, list):
-            raise self.fail("'keywords' must be a list")
+            raise self.fail(_("'keywords' must be a list"))
         mask = 0
         for k in kws:
             if not isinstance(k, str) or k not in KEYWORDS:
-                raise self.fail(f"unknown keyword {k!r}; keywords: {', '.join(KEYWORDS)}")
+                raise self.fail(
+                    _("unknown keyword {keyword!r}; keywords: {keywords}").format(
+                        keyword=k, keywords=", ".join(KEYWORDS)
+                    )
+                )
             mask |= KEYWORDS[k]
         return mask
 
     def chosen(self, raw: dict[str, Any]) -> str:
         t = raw.get("target", "")
         if t != "" and t not in CHOSEN_TARGETS:
-            raise self.fail(f"target {t!r} is unknown; targets: {', '.join(CHOSEN_TARGETS)}")
+            raise self.fail(
+                _("target {target!r} is unknown; targets: {targets}").format(
+                    target=t, targets=", ".join(CHOSEN_TARGETS)
+                )
+            )
         return str(t)
 
     def effect(self, raw: Any, chosen: str, source: str) -> Effect:
         if not isinstance(raw, dict):
-            raise self.fail("an effect must be a table such as { do = 'damage', amount = 2 }")
+            raise self.fail(_("an effect must be a table such as { do = 'damage', amount = 2 }"))
         unknown = set(raw) - {"do", "to", "amount", "attack", "defence", "keyword", "kind", "lane"}
         if unknown:
-            raise self.fail(f"effect has unknown field(s) {', '.join(sorted(unknown))}")
+            raise self.fail(
+                _("effect has unknown field(s) {unknown}").format(
+                    unknown=", ".join(sorted(unknown))
+                )
+            )
         do = raw.get("do")
         if do not in DOS:
-            raise self.fail(f"effect 'do' = {do!r} is unknown; effects: {', '.join(DOS)}")
+            raise self.fail(
+                _("effect 'do' = {do!r} is unknown; effects: {effects}").format(
+                    do=do, effects=", ".join(DOS)
+                )
+            )
         to = raw.get("to", "target")
         if to != "target" and to not in AUTO_TARGETS:
-            raise self.fail(f"effect 'to' = {to!r} is unknown; use target or {AUTO_TARGETS}")
+            raise self.fail(
+                _("effect 'to' = {to!r} is unknown; use target or {targets}").format(
+                    to=to, targets=AUTO_TARGETS
+                )
+            )
         if to == "target" and not chosen:
-            raise self.fail(f"effect {do!r} aims at 'target' but the card chooses no target")
+            raise self.fail(
+                _("effect {do!r} aims at 'target' but the card chooses no target").format(do=do)
+            )
         if to in ("self", "adjacent_allies") and source != "creature":
-            raise self.fail(f"'to = {to}' needs a creature as the source")
+            raise self.fail(_("'to = {to}' needs a creature as the source").format(to=to))
         if to == "opposite" and source not in ("creature", "ally_dies"):
-            raise self.fail("'to = opposite' needs a creature (or a dying ally) as the source")
+            raise self.fail(_("'to = opposite' needs a creature (or a dying ally) as the source"))
         if do in _CREATURE_DOS and to not in _CREATURE_TOS:
-            raise self.fail(f"{do!r} works on creatures, not on {to!r}")
+            raise self.fail(_("{do!r} works on creatures, not on {to!r}").format(do=do, to=to))
         if do in _PLAYER_DOS and to != "me":
-            raise self.fail(f"{do!r} works on 'me' (the card's owner)")
+            raise self.fail(_("{do!r} works on 'me' (the card's owner)").format(do=do))
         if (do == "counter") != (to == "spell"):
-            raise self.fail("'counter' and 'to = spell' go together")
+            raise self.fail(_("'counter' and 'to = spell' go together"))
         kw = raw.get("keyword", "")
         if not isinstance(kw, str) or (kw and kw not in KEYWORDS) or (do == "grant" and not kw):
-            raise self.fail(f"grant needs a keyword: {', '.join(KEYWORDS)}")
+            raise self.fail(
+                _("grant needs a keyword: {keywords}").format(keywords=", ".join(KEYWORDS))
+            )
         kind = raw.get("kind", "")
         if do == "draw" and kind not in ("creature", "destiny"):
-            raise self.fail("draw needs kind = 'creature' or 'destiny'")
+            raise self.fail(_("draw needs kind = 'creature' or 'destiny'"))
         lane = raw.get("lane", "front")
         if lane not in LANES:
-            raise self.fail(f"lane must be one of {', '.join(LANES)}")
+            raise self.fail(_("lane must be one of {lanes}").format(lanes=", ".join(LANES)))
         amount = self.n(raw, "amount", 0)
         if do in ("damage", "heal", "draw", "gain") and amount <= 0:
-            raise self.fail(f"{do!r} needs a positive 'amount'")
+            raise self.fail(_("{do!r} needs a positive 'amount'").format(do=do))
         return Effect(
             do,
             to,
@@ -295,7 +328,7 @@ class _Parser:
         if raw is None:
             return ()
         if not isinstance(raw, list):
-            raise self.fail("effects must be a list of tables")
+            raise self.fail(_("effects must be a list of tables"))
         return tuple(self.effect(e, chosen, source) for e in raw)
 
 
@@ -335,13 +368,23 @@ _SECTIONS = ("creature", "destiny", "leader")
 def _tables(path: str, data: dict[str, Any], section: str) -> list[dict[str, Any]]:
     """The ``[[section]]`` tables of the file (an array of tables, or nothing)."""
     got = data.get(section, [])
-    shape = f"cards go in [[{section}]] tables (an array of tables)"
+    shape = _("cards go in [[{section}]] tables (an array of tables)").format(section=section)
     if not isinstance(got, list):
-        raise BadCardFile(path, None, f"'{section}' is {_type_name(got)}; {shape}")
+        raise BadCardFile(
+            path,
+            None,
+            _("'{section}' is {type}; {shape}").format(
+                section=section, type=_type_name(got), shape=shape
+            ),
+        )
     for i, raw in enumerate(got):
         if not isinstance(raw, dict):
             raise BadCardFile(
-                path, None, f"{section} #{i + 1} is {_type_name(raw)}, not a table; {shape}"
+                path,
+                None,
+                _("{section} #{i} is {type}, not a table; {shape}").format(
+                    section=section, i=i + 1, type=_type_name(raw), shape=shape
+                ),
             )
     return got
 
@@ -349,9 +392,10 @@ def _tables(path: str, data: dict[str, Any], section: str) -> list[dict[str, Any
 def _type_name(v: Any) -> str:
     """``v``'s TOML type with its article ("an integer", "a table")."""
     if isinstance(v, bool):
-        return "a boolean"
-    names = {dict: "a table", list: "a list", str: "a string", int: "an integer"}
-    return names.get(type(v), f"a {type(v).__name__}")
+        return _("a boolean")
+    names = {dict: N_("a table"), list: N_("a list"), str: N_("a string"), int: N_("an integer")}
+    known = names.get(type(v))
+    return _(known) if known else _("a {type}").format(type=type(v).__name__)
 
 
 def _parse(path: str, text: str) -> CardSet:
@@ -359,11 +403,17 @@ def _parse(path: str, text: str) -> CardSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
-        raise BadCardFile(path, int(m.group(1)) if m else None, f"not valid TOML: {exc}") from None
+        raise BadCardFile(
+            path, int(m.group(1)) if m else None, _("not valid TOML: {error}").format(error=exc)
+        ) from None
     unknown = set(data) - set(_SECTIONS)
     if unknown:
         raise BadCardFile(
-            path, None, f"unknown section(s) {sorted(unknown)}; sections: {', '.join(_SECTIONS)}"
+            path,
+            None,
+            _("unknown section(s) {unknown}; sections: {sections}").format(
+                unknown=sorted(unknown), sections=", ".join(_SECTIONS)
+            ),
         )
     p = _Parser(path, _Where(text))
     defs: list[CardDef] = []
@@ -375,9 +425,9 @@ def _parse(path: str, text: str) -> CardSet:
             # Text forms compare case- and space-insensitively ("draft bober").
             folded = " ".join(d.name.split()).casefold()
             if not folded:
-                raise p.fail("'name' must not be blank")
+                raise p.fail(_("'name' must not be blank"))
             if folded in seen:
-                raise p.fail("a card of this name already exists")
+                raise p.fail(_("a card of this name already exists"))
             seen.add(folded)
             defs.append(d)
     leaders: list[LeaderDef] = []
@@ -385,10 +435,12 @@ def _parse(path: str, text: str) -> CardSet:
         p.table, p.i, p.name = "leader", i, str(raw.get("name", "?"))
         leaders.append(_leader(p, raw, i))
     if len({" ".join(x.name.split()).casefold() for x in leaders}) != len(leaders):
-        raise BadCardFile(path, None, "two leaders share a name")
+        raise BadCardFile(path, None, _("two leaders share a name"))
     if len(leaders) < 6:
         raise BadCardFile(
-            path, None, f"6 players need at least 6 leaders; the file has {len(leaders)}"
+            path,
+            None,
+            _("6 players need at least 6 leaders; the file has {n}").format(n=len(leaders)),
         )
     ncre = sum(RARITIES[d.rarity] for d in defs if d.is_creature)
     ndes = sum(RARITIES[d.rarity] for d in defs if not d.is_creature)
@@ -396,7 +448,10 @@ def _parse(path: str, text: str) -> CardSet:
         raise BadCardFile(
             path,
             None,
-            f"decks too small for 6 players: {ncre} creatures (24+), {ndes} destiny (20+)",
+            _(
+                "decks too small for 6 players: {creatures} creatures (24+), "
+                "{destiny} destiny (20+)"
+            ).format(creatures=ncre, destiny=ndes),
         )
     return CardSet(path, defs, leaders)
 
@@ -405,7 +460,11 @@ def _common(p: _Parser, raw: dict[str, Any]) -> tuple[str, str, str, int]:
     name, en = p.s(raw, "name"), p.s(raw, "en")
     rarity = p.s(raw, "rarity")
     if rarity not in RARITIES:
-        raise p.fail(f"rarity {rarity!r} is unknown; rarities: {', '.join(RARITIES)}")
+        raise p.fail(
+            _("rarity {rarity!r} is unknown; rarities: {rarities}").format(
+                rarity=rarity, rarities=", ".join(RARITIES)
+            )
+        )
     return name, en, rarity, p.n(raw, "cost", lo=0)
 
 
@@ -417,13 +476,21 @@ _DESTINY_KEYS |= {"instant", "fusion", "on", "target", "effects", "ability"}
 
 def _creature(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
     if set(raw) - _CREATURE_KEYS:
-        raise p.fail(f"unknown field(s) {', '.join(sorted(set(raw) - _CREATURE_KEYS))}")
+        raise p.fail(
+            _("unknown field(s) {fields}").format(
+                fields=", ".join(sorted(set(raw) - _CREATURE_KEYS))
+            )
+        )
     name, en, rarity, cost = _common(p, raw)
     if cost > 2:
-        raise p.fail("a creature costs 0 to 2 ounces of Telestarion")
+        raise p.fail(_("a creature costs 0 to 2 ounces of Telestarion"))
     faction = p.s(raw, "faction")
     if faction not in FACTIONS:
-        raise p.fail(f"faction {faction!r} is unknown; factions: {', '.join(FACTIONS)}")
+        raise p.fail(
+            _("faction {faction!r} is unknown; factions: {factions}").format(
+                faction=faction, factions=", ".join(FACTIONS)
+            )
+        )
     return CardDef(
         index,
         name,
@@ -447,34 +514,44 @@ def _ability(p: _Parser, raw: dict[str, Any]) -> Ability | None:
         return None
     a = raw["ability"]
     if not isinstance(a, dict):
-        raise p.fail("ability must be a table { cost, target, effects }")
+        raise p.fail(_("ability must be a table { cost, target, effects }"))
     unknown = set(a) - {"cost", "target", "effects"}
     if unknown:
-        raise p.fail(f"ability has unknown field(s) {', '.join(sorted(unknown))}")
+        raise p.fail(
+            _("ability has unknown field(s) {unknown}").format(unknown=", ".join(sorted(unknown)))
+        )
     chosen = p.chosen(a)
     effs = p.effects(a.get("effects"), chosen, "creature")
     if not effs:
-        raise p.fail("ability has no effects")
+        raise p.fail(_("ability has no effects"))
     return Ability(p.n(a, "cost", 0, lo=0), chosen, effs)
 
 
 def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
     if set(raw) - _DESTINY_KEYS:
-        raise p.fail(f"unknown field(s) {', '.join(sorted(set(raw) - _DESTINY_KEYS))}")
+        raise p.fail(
+            _("unknown field(s) {fields}").format(
+                fields=", ".join(sorted(set(raw) - _DESTINY_KEYS))
+            )
+        )
     name, en, rarity, cost = _common(p, raw)
     kind = p.s(raw, "kind")
     if kind not in ("spell", "equipment"):
-        raise p.fail("kind must be 'spell' or 'equipment'")
+        raise p.fail(_("kind must be 'spell' or 'equipment'"))
     instant, fusion = p.b(raw, "instant"), p.b(raw, "fusion")
     on = p.s(raw, "on", "play")
     if on not in SPELL_TRIGGERS:
-        raise p.fail(f"on = {on!r} is unknown; triggers: {', '.join(SPELL_TRIGGERS)}")
+        raise p.fail(
+            _("on = {on!r} is unknown; triggers: {triggers}").format(
+                on=on, triggers=", ".join(SPELL_TRIGGERS)
+            )
+        )
     if kind == "equipment":
         if instant or on != "play" or "effects" in raw:
-            raise p.fail("equipment has stats, keywords and an ability, not instant/on/effects")
+            raise p.fail(_("equipment has stats, keywords and an ability, not instant/on/effects"))
         target = p.chosen(raw) or ("creature" if fusion else "own")
         if not fusion and target != "own":
-            raise p.fail("only FUSION equipment may be attached to another player's creature")
+            raise p.fail(_("only FUSION equipment may be attached to another player's creature"))
         return CardDef(
             index,
             name,
@@ -490,24 +567,24 @@ def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
             ability=_ability(p, raw),
         )
     if fusion or "keywords" in raw or "ability" in raw:
-        raise p.fail("a spell has no fusion, keywords or ability")
+        raise p.fail(_("a spell has no fusion, keywords or ability"))
     if instant and on != "play":
-        raise p.fail("an INSTANT spell is played from the hand, so its trigger is 'play'")
+        raise p.fail(_("an INSTANT spell is played from the hand, so its trigger is 'play'"))
     target = p.chosen(raw)
     if on != "play" and target:
-        raise p.fail("a spell that fires by itself cannot choose a target")
+        raise p.fail(_("a spell that fires by itself cannot choose a target"))
     effs = p.effects(raw.get("effects"), target, on if on == "ally_dies" else "spell")
     # The card anatomy prints attack and defence on spells too: they go to the
     # spell's target as a buff, before its other effects.
     attack, defence = p.n(raw, "attack", 0), p.n(raw, "defence", 0)
     if attack or defence:
         if not target:
-            raise p.fail("a spell's attack/defence go to its target: give it a 'target'")
+            raise p.fail(_("a spell's attack/defence go to its target: give it a 'target'"))
         effs = (Effect("buff", "target", attack=attack, defence=defence), *effs)
     if not effs:
-        raise p.fail("a spell needs effects")
+        raise p.fail(_("a spell needs effects"))
     if any(e.to == "spell" for e in effs) and not instant:
-        raise p.fail("only an INSTANT spell can counter a spell")
+        raise p.fail(_("only an INSTANT spell can counter a spell"))
     return CardDef(
         index,
         name,
@@ -526,19 +603,27 @@ def _destiny(p: _Parser, raw: dict[str, Any], index: int) -> CardDef:
 
 def _leader(p: _Parser, raw: dict[str, Any], index: int) -> LeaderDef:
     if set(raw) - {"name", "en", "passive"}:
-        raise p.fail(f"unknown field(s) {', '.join(sorted(set(raw) - {'name', 'en', 'passive'}))}")
+        raise p.fail(
+            _("unknown field(s) {fields}").format(
+                fields=", ".join(sorted(set(raw) - {"name", "en", "passive"}))
+            )
+        )
     name, en = p.s(raw, "name"), p.s(raw, "en")
     ps = raw.get("passive")
     if not isinstance(ps, dict):
-        raise p.fail("a leader needs a passive = { kind = ... } table")
+        raise p.fail(_("a leader needs a passive = { kind = ... } table"))
     kind = p.s(ps, "kind")
     if kind not in LEADER_PASSIVES:
-        raise p.fail(f"passive kind {kind!r} is unknown; kinds: {', '.join(LEADER_PASSIVES)}")
+        raise p.fail(
+            _("passive kind {kind!r} is unknown; kinds: {kinds}").format(
+                kind=kind, kinds=", ".join(LEADER_PASSIVES)
+            )
+        )
     faction = ""
     if kind == "faction_stat":
         faction = p.s(ps, "faction")
         if faction not in FACTIONS:
-            raise p.fail(f"faction {faction!r} is unknown")
+            raise p.fail(_("faction {faction!r} is unknown").format(faction=faction))
     return LeaderDef(
         index,
         name,

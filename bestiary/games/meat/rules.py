@@ -28,6 +28,7 @@ from bestiary.engine import (
     option,
 )
 from bestiary.engine.protocol import Game
+from bestiary.i18n import domain
 
 from . import effects as fx
 from .actions import (
@@ -76,6 +77,8 @@ from .phases import (  # re-exported: bots.py, observe.py and whatif.py read the
     PHASE_NAMES,
 )
 from .view import build_view
+
+_ = domain("meat", __file__)
 
 __all__ = [
     "D_ARMED",
@@ -126,13 +129,13 @@ class MeatRules(Ruleset):
     def validate(self) -> None:
         for name in ("vitality_1v1", "vitality_2v2", "vitality_3v3"):
             if getattr(self, name) < 1:
-                raise BadOptions(f"{name} must be at least 1")
+                raise BadOptions(_("{name} must be at least 1").format(name=name))
         if self.telestarion < 0 or self.destiny_draw < 0 or self.hand_limit < 0:
-            raise BadOptions("telestarion, destiny_draw and hand_limit cannot be negative")
+            raise BadOptions(_("telestarion, destiny_draw and hand_limit cannot be negative"))
         if not 0 <= self.draft_left <= 9:
-            raise BadOptions("draft_left must be 0..9")
+            raise BadOptions(_("draft_left must be 0..9"))
         if self.max_rounds < 1:
-            raise BadOptions("max_rounds must be at least 1")
+            raise BadOptions(_("max_rounds must be at least 1"))
         if self.cards:
             # A bad card file is refused with the options, before any match
             # starts (BadCardFile names the file); the parsed set is cached.
@@ -623,10 +626,13 @@ class MeatState(State):
         if not legal:
             owed = self.to_act()
             if seat not in owed:
-                raise NotYourTurn(
-                    f"seat {seat} has no decision to make now"
-                    + (f"; waiting for seat(s) {', '.join(map(str, owed))}" if owed else "")
-                )
+                if owed:
+                    raise NotYourTurn(
+                        _(
+                            "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
+                        ).format(seat=seat, seats=", ".join(map(str, owed)))
+                    )
+                raise NotYourTurn(_("seat {seat} has no decision to make now").format(seat=seat))
         # The space builds every Move once, so the usual caller passes one of
         # these very objects: an identity scan first (``in`` would call the
         # dataclass ``__eq__`` on every move before it).
@@ -635,7 +641,12 @@ class MeatState(State):
                 break
         else:
             if not isinstance(action, Move) or action not in legal:
-                raise IllegalAction(f"{action} is not a legal action for seat {seat} now", legal)
+                raise IllegalAction(
+                    _("{action} is not a legal action for seat {seat} now").format(
+                        action=action, seat=seat
+                    ),
+                    legal,
+                )
         self._ver += 1
         self._memo = None
         kind = action.kind
@@ -1423,12 +1434,15 @@ class MeatState(State):
     # ------------------------------------------------------------ action space
     def action_index(self, action: Any) -> int:
         if not isinstance(action, Move):
-            raise IllegalAction(f"{action} is not a M.E.A.T. action")
+            raise IllegalAction(_("{action} is not a M.E.A.T. action").format(action=action))
         return self.space.index(action)
 
     def action_from_index(self, seat: int, index: int) -> Move:
         m = self.space.from_index(index)
         legal = self.legal(seat)
         if m is None or m not in legal:
-            raise IllegalAction(f"action {index} is not legal for seat {seat} now", legal)
+            raise IllegalAction(
+                _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
+                legal,
+            )
         return m

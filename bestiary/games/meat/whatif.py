@@ -26,12 +26,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from bestiary.engine import BadInput, UnknownCard
+from bestiary.i18n import N_, domain
 
 from .cards import KEYWORDS, LANES, keyword_names
 from .describe import describe
 from .rules import P_ACTIVATION, MeatRules, MeatState
 
-SHAPE = (
+_ = domain("meat", __file__)
+ngettext = _.ngettext
+
+SHAPE = N_(
     'expected {"attacker": CARD, "defender": CARD} or '
     '{"sides": [{"left"|"front"|"right": CARD, ...}, {...}]}, where CARD is a creature '
     'name or {"card": NAME, "attack": N, "defence": N, "damage": N, "keywords": [...]}'
@@ -94,51 +98,69 @@ def _battle_steps(st: MeatState) -> list[dict[str, Any]]:
 
 def _sides(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(payload, Mapping):
-        raise BadInput(f"the input must be a JSON object; {SHAPE}")
+        raise BadInput(_("the input must be a JSON object; {shape}").format(shape=_(SHAPE)))
     keys = set(payload) - {"variant"}
     if keys == {"attacker", "defender"}:
         return [{"front": payload["attacker"]}, {"front": payload["defender"]}]
     if keys == {"sides"}:
         sides = payload["sides"]
         if not isinstance(sides, list) or len(sides) != 2:
-            raise BadInput(f"'sides' must be a list of two sides; {SHAPE}")
+            raise BadInput(_("'sides' must be a list of two sides; {shape}").format(shape=_(SHAPE)))
         for side in sides:
             if not isinstance(side, dict) or not side or set(side) - set(LANES):
-                raise BadInput(f"a side maps lanes (left, front, right) to creatures; {SHAPE}")
+                raise BadInput(
+                    _("a side maps lanes (left, front, right) to creatures; {shape}").format(
+                        shape=_(SHAPE)
+                    )
+                )
         return sides
-    raise BadInput(f"unexpected keys {sorted(keys) or 'none'}; {SHAPE}")
+    raise BadInput(
+        _("unexpected keys {keys}; {shape}").format(keys=sorted(keys) or _("none"), shape=_(SHAPE))
+    )
 
 
 def _place(st: MeatState, slot: int, spec: Any, used: set[int]) -> None:
     if isinstance(spec, str):
         spec = {"card": spec}
     if not isinstance(spec, dict) or not isinstance(spec.get("card"), str):
-        raise BadInput(f"a creature must be a name or an object with a 'card' name; {SHAPE}")
+        raise BadInput(
+            _("a creature must be a name or an object with a 'card' name; {shape}").format(
+                shape=_(SHAPE)
+            )
+        )
     if set(spec) - _SPEC_KEYS:
         raise BadInput(
-            f"unknown field(s) {', '.join(sorted(set(spec) - _SPEC_KEYS))}; "
-            f"a creature takes {', '.join(sorted(_SPEC_KEYS))}"
+            _("unknown field(s) {fields}; a creature takes {allowed}").format(
+                fields=", ".join(sorted(set(spec) - _SPEC_KEYS)),
+                allowed=", ".join(sorted(_SPEC_KEYS)),
+            )
         )
     try:
         d = st.cs.card(spec["card"])
     except UnknownCard as exc:
         raise BadInput(str(exc)) from None
     if not d.is_creature:
-        raise BadInput(f"{d.name!r} is a destiny card; only creatures fight")
+        raise BadInput(_("{name!r} is a destiny card; only creatures fight").format(name=d.name))
     free = [i for i in st.cs.instances(d.name) if i not in used]
     if not free:
-        raise BadInput(f"{d.name!r} has only {d.copies} cop{'y' if d.copies == 1 else 'ies'}")
+        raise BadInput(
+            ngettext("{name!r} has only {n} copy", "{name!r} has only {n} copies", d.copies).format(
+                name=d.name, n=d.copies
+            )
+        )
     iid = free[0]
     used.add(iid)
     mods = {}
     for key in _MODS:
         value = spec.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or not -20 <= value <= 20:
-            raise BadInput(f"'{key}' must be a whole number from -20 to 20")
+            raise BadInput(_("'{key}' must be a whole number from -20 to 20").format(key=key))
         mods[key] = value
     kws = spec.get("keywords", [])
     if not isinstance(kws, list) or not all(isinstance(k, str) and k in KEYWORDS for k in kws):
-        raise BadInput(f"'keywords' must be a list of {', '.join(KEYWORDS)}")
+        raise BadInput(
+            _("'keywords' must be a list of {keywords}").format(keywords=", ".join(KEYWORDS))
+        )
     for pile in (st.cdeck, st.cgrave):
         if iid in pile:
             pile.remove(iid)
@@ -150,7 +172,11 @@ def _place(st: MeatState, slot: int, spec: Any, used: set[int]) -> None:
     for k in kws:
         st.kw_extra[iid] |= KEYWORDS[k]
     if st.defence(slot) <= 0:
-        raise BadInput(f"{d.name} would start with {st.defence(slot)} defence; it must be alive")
+        raise BadInput(
+            _("{name} would start with {defence} defence; it must be alive").format(
+                name=d.name, defence=st.defence(slot)
+            )
+        )
 
 
 def _slot(slot: int) -> dict[str, Any]:
