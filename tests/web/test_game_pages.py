@@ -17,6 +17,7 @@ Screenshots go to ``artifacts/`` (gitignored).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -492,7 +493,12 @@ def test_teratozoic_page_builds_a_monster_by_hand_on_the_grid(server: str, brows
     assert name in grew
     assert log.count("Tester starts monster ") + log.count("Tester attaches ") == placed
     # Every placement and the build are moves of the table (with the bot's).
+    # (The public counter moves once spectators are shown the build: poll.)
+    deadline = time.monotonic() + 15
     moves = httpx.get(f"{server}/api/tables/{table}").json()["moves"]
+    while moves < moves_before + placed + 1 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        moves = httpx.get(f"{server}/api/tables/{table}").json()["moves"]
     assert moves >= moves_before + placed + 1
     page.wait_for_selector(".tz-builds .tz-grid")
     assert "Your monsters (placed)" in page.inner_text(".tz-builds")
