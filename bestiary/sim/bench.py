@@ -26,7 +26,7 @@ from ..engine.rng import Rng
 
 #: Default search for the ISMCTS figure: random playouts measure the engine
 #: (determinize, clone, legal, apply), not a game's heuristic bot.
-ISMCTS_SPEC = "ismcts:iterations=100,rollout_limit=50,rollout=random"
+ISMCTS_SPEC = "ismcts:iterations=100,rollout_limit=50,rollout=random,value=none"
 #: How many states clone, determinize and ISMCTS are timed on.
 SAMPLE_STATES = 4
 
