@@ -270,7 +270,8 @@ def test_meat_shows_leader_effects_and_a_hand_without_the_laid_creatures(
     chosen = page.locator(".meat-leader-card").first
     leader = page.inner_text(".meat-leader-card >> nth=0 >> strong")
     chosen.click()
-    page.wait_for_selector(".meat-leader[data-help]")
+    # Our own seat's leader (the bot's may be drawn first).
+    page.wait_for_selector(".meat-seat[data-seat='0'] .meat-leader[data-help]")
     helps = page.eval_on_selector_all(
         ".meat-seat[data-seat='0'] .meat-leader", "ls => ls.map(l => l.dataset.help)"
     )
