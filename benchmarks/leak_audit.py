@@ -77,9 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                 for i, n in enumerate(sizes)
             ]
             parts = [j.result() for j in jobs]
-            total = {
-                k: sum(p[k] for p in parts) for k in ("states", "moves", "failures")
-            }
+            total = {k: sum(p[k] for p in parts) for k in ("states", "moves", "failures")}
             total["first_failure"] = next((p["first_failure"] for p in parts if p["failures"]), "")
             total["seconds"] = round(time.perf_counter() - start, 1)
             report[game_id] = total
