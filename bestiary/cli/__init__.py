@@ -18,6 +18,25 @@ HELP = {
         "The seed is shown when the game is over, not before: it reproduces\n"
         "every hidden card."
     ),
+    "simulate": N_(
+        "Play many games between bots and print wins, scores and game statistics.\n\n"
+        "With --out, every game is kept as a row of a run file for the lab\n"
+        "(`bestiary report`, `bestiary compare`)."
+    ),
+    "report": N_(
+        "One self-contained HTML page (plots embedded) for a run, or its summary as JSON."
+    ),
+    "compare": N_(
+        "Every metric of two runs side by side: difference, interval, test; biggest movers first."
+    ),
+    "sweep": N_(
+        "One run per value of an option (or per card file) and a page plotting each metric\n"
+        "against the value."
+    ),
+    "arena": N_(
+        "Round robin between agents with seats rotated: OpenSkill ratings with uncertainty."
+    ),
+    "validate": N_("List every problem of a card file at once (exit 1 if there is any)."),
     "replay": N_("Step through a recorded game and check that it replays to its result."),
     "cards": N_(
         "List a game's cards, or export the shipped card file to edit (--export).\n\n"
@@ -42,15 +61,15 @@ HELP = {
 
 app.command(help=HELP["games"])(inspect.games)
 app.command(help=HELP["play"])(play.play)
-app.command()(simulate.simulate)
+app.command(help=HELP["simulate"])(simulate.simulate)
 app.command(help=HELP["replay"])(replay.replay)
 app.command(help=HELP["hint"])(hint.hint)
 app.command(help=HELP["cards"])(inspect.cards)
-app.command()(lab.report)
-app.command()(lab.compare)
-app.command()(lab.sweep)
-app.command()(lab.arena)
-app.command()(lab.validate)
+app.command(help=HELP["report"])(lab.report)
+app.command(help=HELP["compare"])(lab.compare)
+app.command(help=HELP["sweep"])(lab.sweep)
+app.command(help=HELP["arena"])(lab.arena)
+app.command(help=HELP["validate"])(lab.validate)
 app.command(cls=inspect.ScoreCommand, help=HELP["score"])(inspect.score)
 app.command(help=HELP["bench"])(bench.bench)
 app.command()(serve.serve)

@@ -27,6 +27,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import N_, core
 from .common import (
     GameArg,
     JsonOpt,
@@ -40,30 +41,38 @@ from .common import (
     options_of,
     out,
     split_seats,
+    warn,
 )
 
+_ = core.gettext
 T = TypeVar("T")
 
 BackendOpt = Annotated[
-    str, typer.Option("--backend", help="local (a process pool) or ray (a Ray cluster)")
+    str, typer.Option("--backend", help=N_("local (a process pool) or ray (a Ray cluster)"))
 ]
 AddressOpt = Annotated[
-    str | None, typer.Option("--address", help="Ray cluster address (ray backend; default: local)")
+    str | None,
+    typer.Option("--address", help=N_("Ray cluster address (ray backend; default: local)")),
 ]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", help="processes (default: every core; results do not depend on it)"),
+    typer.Option(
+        "--workers", help=N_("processes (default: every core; results do not depend on it)")
+    ),
 ]
-OutputOpt = Annotated[Path | None, typer.Option("--output", "-o", help="write the HTML page here")]
+OutputOpt = Annotated[
+    Path | None, typer.Option("--output", "-o", help=N_("write the HTML page here"))
+]
 # sweep and arena keep -o for rule options (as simulate does): the page is --output only
-PageOpt = Annotated[Path | None, typer.Option("--output", help="write the HTML page here")]
+PageOpt = Annotated[Path | None, typer.Option("--output", help=N_("write the HTML page here"))]
 MAX_WORKERS = 256
 
 
 class _Rate(ProgressColumn):
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:.1f} games/s" if speed else "– games/s", style="cyan")
+        shown = _("{speed:.1f} games/s").format(speed=speed) if speed else _("– games/s")
+        return Text(shown, style="cyan")
 
 
 @contextmanager
@@ -73,7 +82,11 @@ def _lab_errors() -> Iterator[None]:
         with cli_errors():
             yield
     except ImportError as exc:
-        fail(f"the lab needs its extra ({exc.name} is missing): pip install 'bestiary[lab]'")
+        fail(
+            _("the lab needs its extra ({name} is missing): pip install 'bestiary[lab]'").format(
+                name=exc.name
+            )
+        )
 
 
 def _progress(total: int, label: str, show: bool) -> Any:
@@ -104,7 +117,7 @@ def _workers(workers: int | None) -> int:
 
     n = default_workers() if workers is None else workers
     if not 1 <= n <= MAX_WORKERS:
-        fail(f"--workers must be between 1 and {MAX_WORKERS}")
+        fail(_("--workers must be between 1 and {most}").format(most=MAX_WORKERS))
     return n
 
 
@@ -113,8 +126,8 @@ def _write_page(path: Path, page: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(page, encoding="utf-8")
     except OSError as exc:
-        fail(f"cannot write {path}: {exc.strerror or exc}")
-    err.print(f"wrote {esc(path)}", highlight=False, soft_wrap=True)
+        fail(_("cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc))
+    err.print(esc(_("wrote {path}").format(path=path)), highlight=False, soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- simulate --out
@@ -141,7 +154,7 @@ def write_run(
         cfg = RunConfig(game_id, tuple(specs), seed, variant or "", dict(options or {}), rotate)
         res = _with_bar(
             games,
-            f"simulating {game_id}",
+            _("simulating {game}").format(game=game_id),
             as_json,
             lambda progress: run_to_parquet(
                 cfg,
@@ -157,16 +170,32 @@ def write_run(
     if as_json:
         emit_json(res.to_json())
     else:
-        out.print(
-            f"{esc(res.path)}: {res.total} games ({res.played} played now in {res.seconds:.1f}s, "
-            f"{res.games_per_second:.1f} games/s)"
-            + (f"; [red]{res.failed} failed[/] (rows with an error)" if res.failed else ""),
-            highlight=False,
-            soft_wrap=True,
+        line = esc(
+            core.ngettext(
+                "{path}: {total} game ({played} played now in {seconds:.1f}s, {rate:.1f} games/s)",
+                "{path}: {total} games ({played} played now in {seconds:.1f}s, {rate:.1f} games/s)",
+                res.total,
+            ).format(
+                path=res.path,
+                total=res.total,
+                played=res.played,
+                seconds=res.seconds,
+                rate=res.games_per_second,
+            )
         )
+        if res.failed:
+            failed = core.ngettext(
+                "{n} game failed (a row with an error)",
+                "{n} games failed (rows with an error)",
+                res.failed,
+            ).format(n=res.failed)
+            line += f"; [red]{esc(failed)}[/]"
+        out.print(line, highlight=False, soft_wrap=True)
     if res.interrupted:
         err.print(
-            "[yellow]interrupted:[/] run the same command again to resume",
+            "[yellow]{word}[/] {text}".format(
+                word=esc(_("interrupted:")), text=esc(_("run the same command again to resume"))
+            ),
             highlight=False,
             soft_wrap=True,
         )
@@ -175,16 +204,22 @@ def write_run(
 
 def run(
     game_id: GameArg,
-    out_path: Annotated[Path, typer.Option("--out", help="run file (Parquet) to write or extend")],
-    games_: Annotated[int, typer.Option("--games", "-n", help="games the file should hold")] = 100,
-    seats: Annotated[str, typer.Option(help="comma-separated agent specs")] = "",
-    seed: Annotated[int, typer.Option(help="seed of game 0")] = 0,
+    out_path: Annotated[
+        Path, typer.Option("--out", help=N_("run file (Parquet) to write or extend"))
+    ],
+    games_: Annotated[
+        int, typer.Option("--games", "-n", help=N_("games the file should hold"))
+    ] = 100,
+    seats: Annotated[str, typer.Option(help=N_("comma-separated agent specs"))] = "",
+    seed: Annotated[int, typer.Option(help=N_("seed of game 0"))] = 0,
     variant: VariantOpt = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="rule option name=value")
+        list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
     ] = None,
-    cards: Annotated[Path | None, typer.Option("--cards", help="a card file of your own")] = None,
-    rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
+    cards: Annotated[
+        Path | None, typer.Option("--cards", help=N_("a card file of your own"))
+    ] = None,
+    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
@@ -217,7 +252,7 @@ def run(
 
 # --------------------------------------------------------------------------- report
 def report(
-    run_file: Annotated[Path, typer.Argument(help="a run file from simulate --out")],
+    run_file: Annotated[Path, typer.Argument(help=N_("a run file from simulate --out"))],
     output: OutputOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -241,9 +276,9 @@ def _print_summary(table: Any) -> None:
     from ..lab.metrics import all_metrics
     from ..lab.report import fmt
 
-    t = Table(title="Summary (95% intervals)")
-    t.add_column("metric")
-    t.add_column("value [interval]", justify="right")
+    t = Table(title=esc(_("Summary (95% intervals)")))
+    t.add_column(esc(_("metric")))
+    t.add_column(esc(_("value [interval]")), justify="right")
     t.add_column("n", justify="right")
     for m in all_metrics(table).values():
         if m.section in ("seats", "agents", "outcome", "length", "ludii"):
@@ -253,8 +288,8 @@ def _print_summary(table: Any) -> None:
 
 # --------------------------------------------------------------------------- compare
 def compare(
-    run_a: Annotated[Path, typer.Argument(help="the run before the change")],
-    run_b: Annotated[Path, typer.Argument(help="the run after the change")],
+    run_a: Annotated[Path, typer.Argument(help=N_("the run before the change"))],
+    run_b: Annotated[Path, typer.Argument(help=N_("the run after the change"))],
     output: OutputOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -271,17 +306,20 @@ def compare(
         emit_json(data)
         return
     for w in data["warnings"]:
-        err.print(f"[yellow]warning:[/] {esc(w)}", highlight=False, soft_wrap=True)
-    t = Table(title=f"{esc(run_b.name)} minus {esc(run_a.name)}, biggest movers first")
-    for col in ("metric", "A", "B", "difference [95%]", "p", ""):
-        t.add_column(col, justify="left" if col == "metric" else "right")
+        warn(w)
+    t = Table(
+        title=esc(_("{b} minus {a}, biggest movers first").format(b=run_b.name, a=run_a.name))
+    )
+    t.add_column(esc(_("metric")), justify="left")
+    for col in ("A", "B", _("difference [95%]"), "p", ""):
+        t.add_column(esc(col), justify="right")
     for m in data["metrics"][:25]:
         prop = m["kind"] == "proportion"
         f = (lambda v: f"{v:.1%}") if prop else (lambda v: f"{v:.3g}")
         mark = (
-            "[bold red]significant[/]"
+            f"[bold red]{esc(_('significant'))}[/]"
             if m["significant"]
-            else ("[yellow]too few games[/]" if m["too_few_games"] else "")
+            else (f"[yellow]{esc(_('too few games'))}[/]" if m["too_few_games"] else "")
         )
         t.add_row(
             esc(m["label"]),
@@ -298,20 +336,20 @@ def compare(
 def sweep(
     game_id: GameArg,
     option: Annotated[
-        str | None, typer.Option("--option", "-o", help="the option to sweep: name=v1,v2,v3")
+        str | None, typer.Option("--option", "-o", help=N_("the option to sweep: name=v1,v2,v3"))
     ] = None,
     cards: Annotated[
-        str | None, typer.Option("--cards", help="card files to sweep instead: a.toml,b.toml")
+        str | None, typer.Option("--cards", help=N_("card files to sweep instead: a.toml,b.toml"))
     ] = None,
     fixed: Annotated[
-        list[str] | None, typer.Option("--set", help="another option held fixed: name=value")
+        list[str] | None, typer.Option("--set", help=N_("another option held fixed: name=value"))
     ] = None,
-    seats: Annotated[str, typer.Option(help="comma-separated agent specs")] = "",
-    games_: Annotated[int, typer.Option("--games", "-n", help="games per value")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of game 0 (the same for every value)")] = 0,
+    seats: Annotated[str, typer.Option(help=N_("comma-separated agent specs"))] = "",
+    games_: Annotated[int, typer.Option("--games", "-n", help=N_("games per value"))] = 100,
+    seed: Annotated[int, typer.Option(help=N_("seed of game 0 (the same for every value)"))] = 0,
     variant: VariantOpt = None,
-    rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="folder for the run files")] = Path(
+    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    out_dir: Annotated[Path, typer.Option("--out-dir", help=N_("folder for the run files"))] = Path(
         "runs/sweep"
     ),
     output: PageOpt = None,
@@ -325,7 +363,7 @@ def sweep(
     from ..engine.registry import get_game
 
     if (option is None) == (cards is None):
-        fail("give what to sweep: -o name=v1,v2,v3 or --cards a.toml,b.toml (one of them)")
+        fail(_("give what to sweep: -o name=v1,v2,v3 or --cards a.toml,b.toml (one of them)"))
     allow_local_imports()
     with _lab_errors():
         from ..lab.sweep import load_sweep, parse_sweep, run_sweep, sweep_html, sweep_json
@@ -337,13 +375,13 @@ def sweep(
             name, values = parse_sweep("cards=" + (cards or ""))
             for v in values:
                 if not Path(v).is_file():
-                    fail(f"card file {v} does not exist (or is not a file)")
+                    fail(_("card file {path} does not exist (or is not a file)").format(path=v))
         opts = options_of(fixed, None)
         specs = split_seats(seats) or ["random"] * game.default_players
         n = _workers(workers)
         files = _with_bar(
             games_ * len(values),
-            f"sweeping {name}",
+            _("sweeping {name}").format(name=name),
             as_json,
             lambda progress: run_sweep(
                 game_id,
@@ -373,17 +411,17 @@ def sweep(
 # --------------------------------------------------------------------------- arena
 def arena(
     game_id: GameArg,
-    agents: Annotated[str, typer.Option("--agents", help="agent specs: a,b,c (two or more)")],
-    games_: Annotated[int, typer.Option("--games", "-n", help="games per match-up")] = 100,
+    agents: Annotated[str, typer.Option("--agents", help=N_("agent specs: a,b,c (two or more)"))],
+    games_: Annotated[int, typer.Option("--games", "-n", help=N_("games per match-up"))] = 100,
     players: Annotated[
-        int | None, typer.Option(help="seats per game (default: the fewest the game allows)")
+        int | None, typer.Option(help=N_("seats per game (default: the fewest the game allows)"))
     ] = None,
-    seed: Annotated[int, typer.Option(help="first seed")] = 0,
+    seed: Annotated[int, typer.Option(help=N_("first seed"))] = 0,
     variant: VariantOpt = None,
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="rule option name=value")
+        list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
     ] = None,
-    out_path: Annotated[Path | None, typer.Option("--out", help="also keep the games")] = None,
+    out_path: Annotated[Path | None, typer.Option("--out", help=N_("also keep the games"))] = None,
     output: PageOpt = None,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
@@ -408,7 +446,7 @@ def arena(
         total = games_ * comb(len(specs), size) if len(specs) >= size else games_
         table = _with_bar(
             total,
-            f"arena {game_id}",
+            _("arena {game}").format(game=game_id),
             as_json,
             lambda progress: run_arena(
                 game_id,
@@ -434,9 +472,13 @@ def arena(
     if as_json:
         emit_json(data)
         return
-    t = Table(title=f"{esc(game.title)}: arena, {data['games']} games")
-    for col in ("agent", "skill μ ± 2σ", "ordinal", "seat-games", "win share [95%]"):
-        t.add_column(col, justify="left" if col == "agent" else "right")
+    title = core.ngettext(
+        "{game}: arena, {n} game", "{game}: arena, {n} games", data["games"]
+    ).format(game=game.title, n=data["games"])
+    t = Table(title=esc(title))
+    t.add_column(esc(_("agent")), justify="left")
+    for col in (_("skill μ ± 2σ"), _("ordinal"), _("seat-games"), _("win share [95%]")):
+        t.add_column(esc(col), justify="right")
     for r in data["ratings"]:
         t.add_row(
             esc(r["agent"]),
@@ -450,13 +492,13 @@ def arena(
 
 # --------------------------------------------------------------------------- cards
 FileFieldOpt = Annotated[
-    str, typer.Option("--file", help="which of the game's files (cards, treasures, ...)")
+    str, typer.Option("--file", help=N_("which of the game's files (cards, treasures, ...)"))
 ]
 
 
 def validate(
     game_id: GameArg,
-    card_file: Annotated[Path, typer.Argument(help="the card file to check")],
+    card_file: Annotated[Path, typer.Argument(help=N_("the card file to check"))],
     field: FileFieldOpt = "cards",
     variant: VariantOpt = None,
     as_json: JsonOpt = False,
@@ -469,11 +511,14 @@ def validate(
     if as_json:
         emit_json({"file": str(card_file), "problems": problems, "ok": not problems})
     elif not problems:
-        out.print(f"{esc(card_file)}: no problems", highlight=False, soft_wrap=True)
+        out.print(
+            esc(_("{path}: no problems").format(path=card_file)), highlight=False, soft_wrap=True
+        )
     else:
         for p in problems:
             out.print(f"[red]•[/] {esc(p)}", highlight=False, soft_wrap=True)
-        out.print(f"{len(problems)} problem(s)", highlight=False, soft_wrap=True)
+        count = core.ngettext("{n} problem", "{n} problems", len(problems))
+        out.print(esc(count.format(n=len(problems))), highlight=False, soft_wrap=True)
     if problems:
         raise typer.Exit(1)
 
@@ -485,16 +530,20 @@ def export_cards(game_id: str, dest: Path, field: str = "cards", force: bool = F
 
         path = export(game_id, dest, field, force)
     err.print(
-        f"wrote {esc(path)} (edit it, then: bestiary validate {esc(game_id)} {esc(path)})",
+        esc(
+            _("wrote {path} (edit it, then: bestiary validate {game} {path})").format(
+                path=path, game=game_id
+            )
+        ),
         highlight=False,
     )
 
 
 def cards_export(
     game_id: GameArg,
-    dest: Annotated[Path, typer.Argument(help="where to write the editable card file")],
+    dest: Annotated[Path, typer.Argument(help=N_("where to write the editable card file"))],
     field: FileFieldOpt = "cards",
-    force: Annotated[bool, typer.Option("--force", help="overwrite an existing file")] = False,
+    force: Annotated[bool, typer.Option("--force", help=N_("overwrite an existing file"))] = False,
 ) -> None:
     """Write the game's shipped card file, in the format to edit."""
     export_cards(game_id, dest, field, force)

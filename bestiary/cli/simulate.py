@@ -21,6 +21,7 @@ from rich.table import Table
 from ..engine.errors import BestiaryError
 from ..engine.protocol import Game
 from ..engine.registry import get_game
+from ..i18n import N_, core
 from ..sim.runner import GameFailed, Summary
 from ..sim.runner import simulate as run_games
 from .common import (
@@ -40,6 +41,7 @@ from .common import (
     split_seats,
 )
 
+_ = core.gettext
 MAX_WORKERS = 256
 
 
@@ -67,42 +69,48 @@ def _run(
     if not bar:
         return run(None)
     with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"simulating {esc(game_id)}", total=games)
+        task = progress.add_task(esc(_("simulating {game}").format(game=game_id)), total=games)
         return run(lambda k: progress.advance(task, k))
 
 
 def simulate(
     game_id: GameArg,
-    games_: Annotated[int, typer.Option("--games", "-n", help="how many games")] = 100,
+    games_: Annotated[int, typer.Option("--games", "-n", help=N_("how many games"))] = 100,
     seats: Annotated[
-        str, typer.Option(help="comma-separated agent specs (or module:Agent of your own)")
+        str, typer.Option(help=N_("comma-separated agent specs (or module:Agent of your own)"))
     ] = "",
-    seed: Annotated[int, typer.Option(help="seed of the first game")] = 0,
+    seed: Annotated[int, typer.Option(help=N_("seed of the first game"))] = 0,
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards: CardsOpt = None,
-    rotate: Annotated[bool, typer.Option(help="turn the seat list each game")] = False,
+    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
     workers: Annotated[
         int | None,
         typer.Option(
-            help="processes to use (results do not depend on it); default 1, "
-            "or every core with --out"
+            help=N_(
+                "processes to use (results do not depend on it); default 1, "
+                "or every core with --out"
+            )
         ),
     ] = None,
     keep_going: Annotated[
-        bool, typer.Option("--keep-going", help="skip a failing game (named) and play the rest")
+        bool, typer.Option("--keep-going", help=N_("skip a failing game (named) and play the rest"))
     ] = False,
     out_file: Annotated[
         Path | None,
         typer.Option(
             "--out",
-            help="run file (Parquet, one row per game) to write, resume or extend; "
-            "read it with `bestiary report`",
+            help=N_(
+                "run file (Parquet, one row per game) to write, resume or extend; "
+                "read it with `bestiary report`"
+            ),
         ),
     ] = None,
-    backend: Annotated[str, typer.Option(help="with --out: local (process pool) or ray")] = "local",
+    backend: Annotated[
+        str, typer.Option(help=N_("with --out: local (process pool) or ray"))
+    ] = "local",
     address: Annotated[
-        str | None, typer.Option(help="with --backend ray: the cluster's address")
+        str | None, typer.Option(help=N_("with --backend ray: the cluster's address"))
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -114,7 +122,7 @@ def simulate(
     opts = options_of(option, cards)
     specs = split_seats(seats) or ["random"] * game.default_players
     if games_ < 1:
-        fail("--games must be at least 1")
+        fail(_("--games must be at least 1"))
     allow_local_imports()
     if out_file is not None:
         from .lab import write_run
@@ -125,10 +133,10 @@ def simulate(
         )  # fmt: skip
         return
     if backend != "local":
-        fail("--backend needs --out (the run file the workers write into)")
+        fail(_("--backend needs --out (the run file the workers write into)"))
     workers = 1 if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
-        fail(f"--workers must be between 1 and {MAX_WORKERS}")
+        fail(_("--workers must be between 1 and {most}").format(most=MAX_WORKERS))
 
     def run(progress: Callable[[int], None] | None) -> Summary:
         return run_games(
@@ -153,13 +161,22 @@ def simulate(
 def _report_end(summary: Summary, caught: list[int]) -> None:
     for failure in summary.failures:
         err.print(
-            f"[bold red]failed:[/] {esc(failure.describe(summary.game))}",
+            f"[bold red]{esc(_('failed:'))}[/] {esc(failure.describe(summary.game))}",
             highlight=False,
             soft_wrap=True,
         )
     if summary.interrupted:
         err.print(
-            f"[yellow]interrupted:[/] {summary.games} of {summary.requested} games played",
+            "[yellow]{word}[/] {text}".format(
+                word=esc(_("interrupted:")),
+                text=esc(
+                    core.ngettext(
+                        "{played} of {n} game played",
+                        "{played} of {n} games played",
+                        summary.requested,
+                    ).format(played=summary.games, n=summary.requested)
+                ),
+            ),
             highlight=False,
             soft_wrap=True,
         )
@@ -169,9 +186,15 @@ def _report_end(summary: Summary, caught: list[int]) -> None:
 
 
 def print_summary(game: Game, summary: Summary, specs: list[str]) -> None:
-    head = f"[bold]{esc(game.title)}[/]: {summary.games} games in {summary.seconds:.1f}s"
+    template = core.ngettext(
+        "{title}: {n} game in {seconds:.1f}s", "{title}: {n} games in {seconds:.1f}s", summary.games
+    )
+    head = esc(template).format(
+        title=f"[bold]{esc(game.title)}[/]", n=summary.games, seconds=summary.seconds
+    )
     if summary.interrupted:
-        head += f" (interrupted; {summary.requested} asked for)"
+        note = _("(interrupted; {requested} asked for)").format(requested=summary.requested)
+        head += " " + esc(note)
     out.print(head, highlight=False, soft_wrap=True)
     out.print(_seat_table(summary))
     if summary.rotate or len(set(specs)) > 1:
@@ -183,10 +206,14 @@ def print_summary(game: Game, summary: Summary, specs: list[str]) -> None:
 def _seat_table(summary: Summary) -> Table:
     """Rows are seat positions. Without --rotate a seat always holds the same agent,
     so the row names it; with --rotate every agent sits everywhere, so it cannot."""
-    table = Table(title="By seat position (the agents rotate)" if summary.rotate else "By seat")
-    columns = ["seat"] + ([] if summary.rotate else ["agent"])
-    for col in (*columns, "wins", "win rate", "mean score"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+    table = Table(
+        title=_("By seat position (the agents rotate)") if summary.rotate else _("By seat")
+    )
+    table.add_column(_("seat"), justify="right")
+    if not summary.rotate:
+        table.add_column(_("agent"), justify="left")
+    for col in (_("wins"), _("win rate"), _("mean score")):
+        table.add_column(col, justify="right")
     for i, spec in enumerate(summary.seats):
         label = [str(i)] + ([] if summary.rotate else [esc(spec)])
         table.add_row(
@@ -199,9 +226,10 @@ def _seat_table(summary: Summary) -> Table:
 
 
 def _agent_table(summary: Summary) -> Table:
-    table = Table(title="By agent")
-    for col in ("agent", "seat-games", "wins", "win rate", "mean score"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+    table = Table(title=_("By agent"))
+    table.add_column(_("agent"), justify="left")
+    for col in (_("seat-games"), _("wins"), _("win rate"), _("mean score")):
+        table.add_column(col, justify="right")
     for a, rate in summary.agent_win_rates().items():
         table.add_row(
             esc(a),
@@ -214,15 +242,20 @@ def _agent_table(summary: Summary) -> Table:
 
 
 def _print_stats(stats: Mapping[str, Any], decisions: Mapping[str, float]) -> None:
-    table = Table(title="Statistics")
-    table.add_column("stat")
-    table.add_column("value")
-    table.add_row("decisions per game", f"mean {decisions['mean']:.1f}, max {decisions['max']}")
+    table = Table(title=_("Statistics"))
+    table.add_column(_("stat"))
+    table.add_column(_("value"))
+    table.add_row(
+        _("decisions per game"),
+        _("mean {mean:.1f}, max {max}").format(mean=decisions["mean"], max=decisions["max"]),
+    )
     for k, v in stats.items():
         if "mean" in v and "n" in v:
             table.add_row(
                 esc(k),
-                f"mean {v['mean']:.2f}, median {v['median']:g}, min {v['min']:g}, max {v['max']:g}",
+                _("mean {mean:.2f}, median {median:g}, min {min:g}, max {max:g}").format(
+                    mean=v["mean"], median=v["median"], min=v["min"], max=v["max"]
+                ),
             )
         else:
             total = sum(v.values()) or 1

@@ -27,17 +27,27 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, Field
 
 from ..engine.errors import BestiaryError
 from ..engine.registry import game_ids, get_game
+from ..i18n import N_, core, from_accept_language, normalize, use_language
+
+_ = core.gettext
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 CARD_SUFFIXES = (".toml", ".csv")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$")
 _ID = re.compile(r"^[a-f0-9]{12}$")
+# A run's status, as an error message names it (the page shows its own words).
+STATUS = {
+    "queued": N_("queued"),
+    "running": N_("running"),
+    "done": N_("done"),
+    "failed": N_("failed"),
+}
 
 metadata = sa.MetaData()
 lab_runs = sa.Table(
@@ -87,11 +97,22 @@ class LabFolders:
     def card_path(self, name: str) -> Path:
         """The file ``name`` in the lab folder, only if it is listed there."""
         if not _NAME.match(name) or name not in self.card_files():
-            raise HTTPException(404, f"no card file {name[:100]!r} in the lab folder")
+            raise HTTPException(
+                404, _("no card file {name} in the lab folder").format(name=repr(name[:100]))
+            )
         return self.cards / name
 
     def run_file(self, run_id: str) -> Path:
         return self.runs / f"{run_id}.parquet"
+
+
+def _language(request: Request, lang: str | None) -> str:
+    """The language of the messages a person reads: the page's (``?lang=``),
+    else the browser's (``Accept-Language``), else English."""
+    return normalize(lang) or from_accept_language(request.headers.get("accept-language"))
+
+
+LangQuery = Query(None, max_length=20, description="language of error messages: en or pl")
 
 
 def _missing_lab_packages() -> list[str]:
@@ -126,11 +147,11 @@ def lab_router(
 
     def row(run_id: str) -> dict[str, Any]:
         if not _ID.match(run_id):
-            raise HTTPException(404, "no such run")
+            raise HTTPException(404, _("no such run"))
         with engine.connect() as c:
             r = c.execute(sa.select(lab_runs).where(lab_runs.c.id == run_id)).mappings().first()
         if r is None:
-            raise HTTPException(404, "no such run")
+            raise HTTPException(404, _("no such run"))
         return _public(dict(r))
 
     def update(run_id: str, **values: Any) -> None:
@@ -214,16 +235,22 @@ def lab_router(
         return {"files": folders.card_files()}
 
     @router.post("/api/lab/runs", summary="Start a run in the background")
-    def start(req: NewRun) -> dict[str, Any]:
+    def start(req: NewRun, request: Request, lang: str | None = LangQuery) -> dict[str, Any]:
+        with use_language(_language(request, lang)):
+            return start_run(req)
+
+    def start_run(req: NewRun) -> dict[str, Any]:
         missing = _missing_lab_packages()
         if missing:
             raise HTTPException(
                 503,
-                f"the lab needs its extra on the server: pip install 'bestiary[lab]' "
-                f"({', '.join(missing)} missing)",
+                _(
+                    "the lab needs its extra on the server: pip install 'bestiary[lab]' "
+                    "({missing} missing)"
+                ).format(missing=", ".join(missing)),
             )
         if req.games > max_games:
-            raise HTTPException(422, f"games must be between 1 and {max_games}")
+            raise HTTPException(422, _("games must be between 1 and {most}").format(most=max_games))
         try:
             options = checked_options(req)
         except BestiaryError as exc:  # a bad game, seat or option: say which, as the app does
@@ -267,21 +294,30 @@ def lab_router(
             return {"runs": [_public(dict(r)) for r in rows.mappings()]}
 
     @router.get("/api/lab/runs/{run_id}", summary="One run and its progress")
-    def one(run_id: str) -> dict[str, Any]:
-        return row(run_id)
+    def one(run_id: str, request: Request, lang: str | None = LangQuery) -> dict[str, Any]:
+        with use_language(_language(request, lang)):
+            return row(run_id)
 
     def finished_file(run_id: str) -> Path:
         r = row(run_id)
         if r["status"] != "done":
-            raise HTTPException(409, f"run {run_id} is {r['status']}, not done")
+            word = STATUS.get(r["status"])
+            status = _(word) if word else r["status"]
+            raise HTTPException(
+                409,
+                _("run {id} is not done yet (its status: {status})").format(
+                    id=run_id, status=status
+                ),
+            )
         return folders.run_file(run_id)
 
     @router.get("/api/lab/runs/{run_id}/report", response_class=HTMLResponse)
-    def report(run_id: str) -> HTMLResponse:
+    def report(run_id: str, request: Request, lang: str | None = LangQuery) -> HTMLResponse:
         from ..lab.report import report_html
         from ..lab.runs import read_run
 
-        path = finished_file(run_id)
+        with use_language(_language(request, lang)):
+            path = finished_file(run_id)
         page = path.with_suffix(".html")
         with reports_lock:  # one report at a time: matplotlib is not thread-safe
             if not page.exists():
@@ -289,25 +325,29 @@ def lab_router(
         return HTMLResponse(page.read_text(encoding="utf-8"))
 
     @router.get("/api/lab/runs/{run_id}/download")
-    def download(run_id: str) -> FileResponse:
+    def download(run_id: str, request: Request, lang: str | None = LangQuery) -> FileResponse:
+        with use_language(_language(request, lang)):
+            path = finished_file(run_id)
         return FileResponse(
-            finished_file(run_id),
+            path,
             media_type="application/vnd.apache.parquet",
             filename=f"{run_id}.parquet",
         )
 
     @router.get("/api/lab/compare", response_class=HTMLResponse)
-    def compare(a: str, b: str) -> HTMLResponse:
+    def compare(a: str, b: str, request: Request, lang: str | None = LangQuery) -> HTMLResponse:
         from ..lab.compare import compare_html
         from ..lab.runs import read_run
 
-        ta, tb = read_run(finished_file(a)), read_run(finished_file(b))
+        with use_language(_language(request, lang)):
+            file_a, file_b = finished_file(a), finished_file(b)
+        ta, tb = read_run(file_a), read_run(file_b)
         with reports_lock:
             return HTMLResponse(compare_html(ta, tb, f"run {a}", f"run {b}"))
 
     @router.get("/api/lab/runs/{run_id}/report.html")
-    def report_file(run_id: str) -> HTMLResponse:
-        page = report(run_id)
+    def report_file(run_id: str, request: Request, lang: str | None = LangQuery) -> HTMLResponse:
+        page = report(run_id, request, lang)
         page.headers["Content-Disposition"] = f'attachment; filename="lab-{run_id}.html"'
         return page
 

@@ -127,3 +127,21 @@ def test_a_designers_own_bot_from_the_current_folder_plays_in_a_run(
     from bestiary.lab.runs import read_run
 
     assert read_run(run).column("seats").to_pylist()[0] == ["firstbot:First", "random"]
+
+
+def test_a_lab_error_speaks_polish_with_lang_pl_and_english_without() -> None:
+    from bestiary.cli import app as bestiary
+    from bestiary.i18n import language, set_language
+
+    before = language()
+    try:
+        env = {"BESTIARY_LANG": "en"}
+        pl = runner.invoke(bestiary, ["--lang", "pl", "sweep", "meat"], env=env)
+        en = runner.invoke(bestiary, ["sweep", "meat"], env=env)
+    finally:
+        set_language(before)  # the CLI sets the language of this thread
+    assert pl.exit_code == en.exit_code == 2
+    assert "błąd: podaj, co badać: -o nazwa=w1,w2,w3 albo --cards" in pl.output
+    assert "give what to sweep" not in pl.output
+    assert "error: give what to sweep: -o name=v1,v2,v3 or --cards" in en.output
+    assert "podaj" not in en.output

@@ -1,10 +1,22 @@
 // The Lab page: start runs in the background, watch their progress, open a
 // report, download the run file, compare two finished runs.
 import { getJSON, h, postJSON } from "./api.js";
+import { lang, ready, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
 let polling = null;
+
+// A run's status in the page's language (the server keeps the English word).
+function statusWord(status) {
+  const words = { queued: t("queued"), running: t("running"), done: t("done"), failed: t("failed") };
+  return words[status] || status;
+}
+
+// The server's error messages come back in the page's language.
+function withLang(url) {
+  return `${url}${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(lang())}`;
+}
 
 function currentGame() {
   return games.find((g) => g.id === $("game").value);
@@ -22,7 +34,7 @@ function parseOptions(text) {
   const out = {};
   for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
     const at = line.indexOf("=");
-    if (at < 1) throw new Error(`option "${line}" must be written name=value`);
+    if (at < 1) throw new Error(t("option {pair} must be written name=value", { pair: `"${line}"` }));
     out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return out;
@@ -41,7 +53,7 @@ async function start(ev) {
       games: Number($("games").value),
       seed: Number($("seed").value),
     };
-    await postJSON("/api/lab/runs", body);
+    await postJSON(withLang("/api/lab/runs"), body);
     await refresh();
   } catch (e) {
     $("run-error").textContent = e.message;
@@ -51,24 +63,24 @@ async function start(ev) {
 function choice(name, run) {
   return h("input", {
     type: "radio", name, value: run.id, disabled: run.status !== "done",
-    "aria-label": `${name} ${run.id}`, onchange: compareReady,
+    "aria-label": t("run {run} as {choice}", { run: run.id, choice: name.toUpperCase() }), onchange: compareReady,
   });
 }
 
 function runRow(run) {
   const done = run.status === "done";
-  const status = run.status === "failed" ? `failed: ${run.error}` : run.status;
+  const status = run.status === "failed" ? t("failed: {error}", { error: run.error }) : statusWord(run.status);
   return h(
     "tr", { "data-run": run.id, "data-status": run.status },
     h("td", {}, choice("a", run)),
     h("td", {}, choice("b", run)),
     h("td", {}, run.id),
     h("td", {}, `${run.game} · ${run.seats.join(", ")}`),
-    h("td", {}, run.cards || "shipped"),
+    h("td", {}, run.cards || t("shipped")),
     h("td", {}, h("progress", { max: run.games, value: run.done }), ` ${run.done}/${run.games} ${status}`),
     h("td", {}, run.games_per_second ?? ""),
     h("td", {},
-      done ? h("button", { type: "button", class: "small report", onclick: () => show(`/api/lab/runs/${run.id}/report`) }, "report") : "",
+      done ? h("button", { type: "button", class: "small report", onclick: () => show(withLang(`/api/lab/runs/${run.id}/report`)) }, t("report")) : "",
       " ",
       done ? h("a", { href: `/api/lab/runs/${run.id}/report.html`, class: "report-file" }, "report.html") : "",
       " ",
@@ -111,14 +123,15 @@ async function refresh() {
 function compare() {
   const a = document.querySelector("input[name=a]:checked").value;
   const b = document.querySelector("input[name=b]:checked").value;
-  show(`/api/lab/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+  show(withLang(`/api/lab/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`));
 }
 
 async function init() {
+  await ready();
   ({ games } = await getJSON("/api/lab/games"));
   $("game").replaceChildren(...games.map((g) => h("option", { value: g.id }, g.title)));
   const { files } = await getJSON("/api/lab/cards");
-  $("cards").replaceChildren(h("option", { value: "" }, "shipped cards"), ...files.map((f) => h("option", { value: f }, f)));
+  $("cards").replaceChildren(h("option", { value: "" }, t("shipped cards")), ...files.map((f) => h("option", { value: f }, f)));
   fillGame();
   $("game").addEventListener("change", fillGame);
   $("run-form").addEventListener("submit", start);
