@@ -32,6 +32,7 @@ class App(typer.Typer):
         try:
             command = typer.main.get_command(self)
             translate_help(command)  # --help in the chosen language
+            translate_framework()  # and the panel titles Typer prints around it
             return command(*args, **kwargs)
         except Exception as exc:
             if os.environ.get("BESTIARY_DEBUG"):
@@ -50,6 +51,30 @@ class App(typer.Typer):
                 soft_wrap=True,
             )
             sys.exit(3)
+
+
+# The words Typer's help panels print (module constants of typer.rich_utils),
+# marked for our catalog.
+_TYPER_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "ERRORS_PANEL_TITLE": N_("Error"),
+    "ABORTED_TEXT": N_("Aborted."),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+    "RICH_HELP": N_("Try [blue]'{command_path} {help_option}'[/] for help."),
+}
+
+
+def translate_framework() -> None:
+    """Typer's help-panel titles and markers in the current language (Click's
+    own usage line and parser errors stay as Click writes them)."""
+    import typer.rich_utils
+
+    for name, text in _TYPER_WORDS.items():
+        if hasattr(typer.rich_utils, name):
+            setattr(typer.rich_utils, name, _(text))
 
 
 def lang_in(argv: list[str]) -> str | None:
