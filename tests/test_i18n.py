@@ -63,6 +63,7 @@ def _catalogs() -> list[tuple[str, Path, list[tuple[str, str]], Path]]:
         ("engine/**.py", "python"),
         ("agents/base.py", "python"),
         ("i18n/**.py", "python"),
+        ("lab/**.py", "python"),
         ("web/js/**.js", "javascript"),
         ("web/*.html", HTML),
     ]

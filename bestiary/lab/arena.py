@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from ..engine.errors import BadInput
 from ..engine.registry import get_game
+from ..i18n import N_, core
 from . import html as h
 from . import plots
 from .metrics import Metric, proportion, win_shares
@@ -28,6 +29,8 @@ from .runs import RunConfig, play_rows, rows_table
 from .stats import wilson
 
 SEED_BLOCK = 1_000_000  # seeds per match-up: match-up m plays seeds seed + m*SEED_BLOCK + i
+
+_ = core.gettext
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,14 @@ def pairwise(table: pa.Table) -> list[Metric]:
         met[(a, b)] += 1
         won[(a, b)] += win_shares(r, [0, 1])[r["seats"].index(a)]
     return [
-        proportion(f"pair:{a}:{b}", f"{a} beats {b}", "arena", won[(a, b)], met[(a, b)])
+        proportion(
+            f"pair:{a}:{b}",
+            N_("{a} beats {b}"),
+            "arena",
+            won[(a, b)],
+            met[(a, b)],
+            args={"a": a, "b": b},
+        )
         for a, b in sorted(met)
     ]
 
@@ -194,16 +204,22 @@ def arena_html(table: pa.Table, title: str) -> str:
                 f"{j['win_share']:.1%} [{j['win_low']:.1%}, {j['win_high']:.1%}]",
             )
         )
-    header = ["agent", "skill μ ± 2σ", "ordinal μ-3σ", "seat-games", "win share [95%]"]
+    header = [
+        _("agent"),
+        _("skill μ ± 2σ"),
+        _("ordinal μ-3σ"),
+        _("seat-games"),
+        _("win share [95%]"),
+    ]
     uri = plots.proportions(
         [proportion(r.agent, r.agent, "arena", r.wins, r.games) for r in rs],
-        "win share by agent (95% Wilson)",
+        _("win share by agent (95% Wilson)"),
     )
     parts = [
         h.section(
             "ratings",
-            "Ratings (OpenSkill, Plackett-Luce)",
-            [h.table(header, rows), h.img(uri, "arena win shares")],
+            _("Ratings (OpenSkill, Plackett-Luce)"),
+            [h.table(header, rows), h.img(uri, _("arena win shares"))],
         )
     ]
     pairs = pairwise(table)
@@ -211,10 +227,11 @@ def arena_html(table: pa.Table, title: str) -> str:
         parts.append(
             h.section(
                 "pairs",
-                "Head to head",
+                _("Head to head"),
                 [
                     h.img(
-                        plots.proportions(pairs, "head to head (95% Wilson)", 0.5), "head to head"
+                        plots.proportions(pairs, _("head to head (95% Wilson)"), 0.5),
+                        _("head to head"),
                     ),
                 ],
             )

@@ -15,6 +15,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..i18n import core
 from . import html as h
 from . import plots
 from .metrics import Metric, all_metrics
@@ -23,6 +24,8 @@ from .stats import Z95, Difference, mean_difference, min_detectable, two_proport
 
 FEW_GAMES = 1000  # below this many games per run the page warns first of all
 DETECT = 0.05  # a difference of win shares a designer cares about
+
+_ = core.gettext
 
 
 @dataclass(frozen=True)
@@ -119,21 +122,28 @@ def warnings(a: pa.Table, b: pa.Table, rows: list[Row]) -> list[str]:
     if min(na, nb) < FEW_GAMES:
         mde = min_detectable(na, nb)
         out.append(
-            f"Too few games to tell small changes: {na} and {nb} games can only show a "
-            f"change of win share larger than about {mde:.0%}. Run more (--games) to see "
-            "smaller ones."
+            _(
+                "Too few games to tell small changes: {a} and {b} games can only show a "
+                "change of win share larger than about {mde:.0%}. Run more (--games) to see "
+                "smaller ones."
+            ).format(a=na, b=nb, mde=mde)
         )
     tested = len(rows)
     if tested >= 20:
         out.append(
-            f"{tested} metrics are tested: about {tested // 20} of them may show p < 0.05 by "
-            "chance alone. Trust a change that you expected, or that stays when you run more games."
+            _(
+                "{tested} metrics are tested: about {chance} of them may show p < 0.05 by "
+                "chance alone. Trust a change that you expected, or that stays when you run "
+                "more games."
+            ).format(tested=tested, chance=tested // 20)
         )
     ga = run_meta(a).get("config", {}).get("game")
     gb = run_meta(b).get("config", {}).get("game")
     if ga != gb:
         out.append(
-            f"The runs are of different games ({ga} and {gb}): only shared metrics are shown."
+            _(
+                "The runs are of different games ({a} and {b}): only shared metrics are shown."
+            ).format(a=ga, b=gb)
         )
     return out
 
@@ -148,11 +158,11 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
     parts = [
         h.section(
             "runs",
-            "The two runs",
+            _("The two runs"),
             [
                 h.table(
                     ["", name_a, name_b],
-                    [("games", games_of(a), games_of(b)), *changes],
+                    [(_("games"), games_of(a), games_of(b)), *changes],
                     numeric_from=9,
                 ),
             ],
@@ -160,7 +170,7 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
     ]
     warn = warnings(a, b, rows)
     if warn:
-        parts.append(h.section("warning", "Read with care", [h.para(w, "warn") for w in warn]))
+        parts.append(h.section("warning", _("Read with care"), [h.para(w, "warn") for w in warn]))
     # Proportions and means live on different scales: one plot each, means as a
     # change relative to A, so "decisions per game" does not dwarf a win share.
     props = [r for r in rows if r.strength > 0 and r.kind == "proportion"][:15]
@@ -170,18 +180,18 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
         movers.append(
             h.img(
                 plots.differences(
-                    [r.label for r in props],
+                    [r.a.shown for r in props],
                     [(100 * r.d.diff, 100 * r.d.low, 100 * r.d.high) for r in props],
-                    f"{name_b} - {name_a}: shares, percentage points (95%)",
+                    _("{b} - {a}: shares, percentage points (95%)").format(a=name_a, b=name_b),
                 ),
-                "biggest movers",
+                _("biggest movers"),
             )
         )
     if means:
         movers.append(
             h.img(
                 plots.differences(
-                    [r.label for r in means],
+                    [r.a.shown for r in means],
                     [
                         (
                             100 * r.d.diff / abs(r.d.a),
@@ -190,28 +200,36 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
                         )
                         for r in means
                     ],
-                    f"{name_b} vs {name_a}: means, change in % of {name_a} (95%)",
+                    _("{b} vs {a}: means, change in % of {a} (95%)").format(a=name_a, b=name_b),
                 ),
-                "biggest movers, means",
+                _("biggest movers, means"),
             )
         )
     if movers:
-        parts.append(h.section("movers", "Biggest movers", movers))
+        parts.append(h.section("movers", _("Biggest movers"), movers))
     table_rows = [
         (
-            r.label,
+            r.a.shown,
             _fmt(r, r.d.a),
             _fmt(r, r.d.b),
             f"{r.d.diff:+.2%}" if r.kind == "proportion" else f"{r.d.diff:+.3g}",
             f"[{r.d.low:+.3g}, {r.d.high:+.3g}]",
             f"{r.d.p_value:.3g}",
-            "significant" if r.d.significant else ("too few games" if r.too_few else "no"),
+            _("significant") if r.d.significant else (_("too few games") if r.too_few else _("no")),
         )
         for r in rows
     ]
-    header = ["metric", name_a, name_b, "difference", "95% interval", "p", "significant (5%)"]
-    parts.append(h.section("metrics", "Every metric", [h.table(header, table_rows)]))
-    return h.page(f"Bestiary lab: {name_a} vs {name_b}", parts)
+    header = [
+        _("metric"),
+        name_a,
+        name_b,
+        _("difference"),
+        _("95% interval"),
+        "p",
+        _("significant (5%)"),
+    ]
+    parts.append(h.section("metrics", _("Every metric"), [h.table(header, table_rows)]))
+    return h.page(_("Bestiary lab: {a} vs {b}").format(a=name_a, b=name_b), parts)
 
 
 def compare_json(a: pa.Table, b: pa.Table) -> dict[str, Any]:

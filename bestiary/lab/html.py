@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from ..i18n import language
+
 STYLE = """
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 h1{font-size:1.6rem}h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2rem}
@@ -23,8 +25,9 @@ def esc(value: object) -> str:
 
 
 def page(title: str, body: Iterable[str]) -> str:
+    """A whole page, its ``lang`` the language it is built in."""
     return (
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<!doctype html><html lang='{esc(language())}'><head><meta charset='utf-8'>"
         f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{esc(title)}</h1>" + "".join(body) + "</body></html>"
     )

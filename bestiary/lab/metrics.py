@@ -30,16 +30,18 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 
+from ..i18n import N_, core
 from .rows import LENGTH
 from .stats import wilson
 
 # What the lab deliberately does not measure, per game, and why (the report says so).
+# English in the JSON summary; the report shows each in the reader's language.
 NOT_MEASURED: dict[str, list[str]] = {
     "taxonomy": [
-        "loyal natures: passive (a loyal monster cannot be claimed), so they never 'fire'",
+        N_("loyal natures: passive (a loyal monster cannot be claimed), so they never 'fire'"),
     ],
     "teratozoic": [
-        "lead changes: Teratozoic counts its score once, at the end (no running score)",
+        N_("lead changes: Teratozoic counts its score once, at the end (no running score)"),
     ],
 }
 
@@ -72,6 +74,17 @@ class Metric:
     group: str = ""
     name: str = ""
     facet: str = ""
+    # A label marked for translation: its English template and its values
+    # (``label`` stays English, as in the JSON; ``shown`` is the reader's).
+    msg: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def shown(self) -> str:
+        """The label in the current language (data labels are shown as they are)."""
+        if not self.msg:
+            return self.label
+        return core.gettext(self.msg).format(**self.args)
 
     @property
     def value(self) -> float:
@@ -122,8 +135,28 @@ def proportion(
     group: str = "",
     name: str = "",
     facet: str = "",
+    args: dict[str, Any] | None = None,
 ) -> Metric:
-    return Metric(key, label, section, "proportion", k=k, n=n, group=group, name=name, facet=facet)
+    """``args`` given: ``label`` is a message marked with ``N_`` (its values in ``args``)."""
+    msg, text = _label(label, args)
+    return Metric(
+        key,
+        text,
+        section,
+        "proportion",
+        k=k,
+        n=n,
+        group=group,
+        name=name,
+        facet=facet,
+        msg=msg,
+        args=args or {},
+    )
+
+
+def _label(label: str, args: dict[str, Any] | None) -> tuple[str, str]:
+    """(message, English label): a marked label is formatted; data is kept as it is."""
+    return ("", label) if args is None else (label, label.format(**args))
 
 
 def sample(
@@ -135,10 +168,21 @@ def sample(
     group: str = "",
     name: str = "",
     facet: str = "",
+    args: dict[str, Any] | None = None,
 ) -> Metric:
     vs = values if isinstance(values, np.ndarray) else np.fromiter(values, dtype=float)
+    msg, text = _label(label, args)
     return Metric(
-        key, label, section, "mean", values=vs.astype(float), group=group, name=name, facet=facet
+        key,
+        text,
+        section,
+        "mean",
+        values=vs.astype(float),
+        group=group,
+        name=name,
+        facet=facet,
+        msg=msg,
+        args=args or {},
     )
 
 
@@ -213,15 +257,33 @@ def outcome_metrics(v: RunView) -> list[Metric]:
         suffix = "" if len(per) == 1 else f" ({players} players)"
         for s in range(players):
             k = got.get((players, s), 0.0)
+            label = (
+                N_("seat {seat} wins")
+                if len(per) == 1
+                else N_("seat {seat} wins ({players} players)")
+            )
             out.append(
                 proportion(
-                    f"seat{s}_win{suffix}", f"seat {s} wins{suffix}", "seats", k, per[players]
+                    f"seat{s}_win{suffix}",
+                    label,
+                    "seats",
+                    k,
+                    per[players],
+                    args={"seat": s, "players": players},
                 )
             )
     one = _one(con, "SELECT count(DISTINCT index) FROM shares WHERE sides = 1")
     decisive = int(one[0]) if one else 0
-    out.append(proportion("decisive", "decisive games (one side wins)", "outcome", decisive, n))
-    out.append(proportion("drawish", "drawn games (tie or no winner)", "outcome", n - decisive, n))
+    out.append(
+        proportion(
+            "decisive", N_("decisive games (one side wins)"), "outcome", decisive, n, args={}
+        )
+    )
+    out.append(
+        proportion(
+            "drawish", N_("drawn games (tie or no winner)"), "outcome", n - decisive, n, args={}
+        )
+    )
     margin = con.sql(
         """
         WITH s AS (
@@ -237,7 +299,9 @@ def outcome_metrics(v: RunView) -> list[Metric]:
         FROM ranked ORDER BY index
         """
     ).to_arrow_table()["margin"]
-    out.append(sample("margin", "winning margin (score)", "outcome", margin.to_numpy()))
+    out.append(
+        sample("margin", N_("winning margin (score)"), "outcome", margin.to_numpy(), args={})
+    )
     return out
 
 
@@ -254,30 +318,42 @@ def agent_metrics(v: RunView) -> list[Metric]:
     ).fetchall()
     if len(got) < 2:
         return []
-    return [proportion(f"agent:{a}", f"{a} wins", "agents", float(w), float(g)) for a, g, w in got]
+    return [
+        proportion(
+            f"agent:{a}", N_("{agent} wins"), "agents", float(w), float(g), args={"agent": a}
+        )
+        for a, g, w in got
+    ]
 
 
 def length_metrics(v: RunView) -> list[Metric]:
     out = [
         sample(
             "length_decisions",
-            "decisions per game",
+            N_("decisions per game"),
             "length",
             v.column("decisions").to_numpy().astype(float),
+            args={},
         )
     ]
     turns_key, rounds_key = LENGTH.get(v.game, (None, None))
-    names = {"turns": turns_key or "turns", "rounds": rounds_key or "rounds"}
+    # A game's own name for its turns or rounds is one of its statistics' keys (data).
+    names = {"turns": turns_key, "rounds": rounds_key}
+    plain = {"turns": N_("turns per game"), "rounds": N_("rounds per game")}
     for col in ("turns", "rounds"):
         vals = v.column(col).drop_null().to_numpy()
         if len(vals):
-            out.append(sample(f"length_{col}", f"{names[col]} per game", "length", vals))
+            what = names[col]
+            label, args = (N_("{what} per game"), {"what": what}) if what else (plain[col], {})
+            out.append(sample(f"length_{col}", label, "length", vals, args=args))
     return out
 
 
 def score_metrics(v: RunView) -> list[Metric]:
     scores = v.con.sql("SELECT unnest(scores) AS s FROM runs ORDER BY index").to_arrow_table()["s"]
-    return [sample("score", "score (all seats)", "scores", scores.to_numpy().astype(float))]
+    return [
+        sample("score", N_("score (all seats)"), "scores", scores.to_numpy().astype(float), args={})
+    ]
 
 
 def stat_metrics(v: RunView) -> list[Metric]:
@@ -423,12 +499,28 @@ def item_metrics(table: pa.Table, v: RunView | None = None) -> list[Metric]:
         at = {"group": kind, "name": name}
         if seated:
             out.append(
-                proportion(key, f"{kind} {name}: its seat wins", "items", w, n, facet="win", **at)
+                proportion(
+                    key,
+                    N_("{kind} {name}: its seat wins"),
+                    "items",
+                    w,
+                    n,
+                    facet="win",
+                    args={"kind": kind, "name": name},
+                    **at,
+                )
             )
         if once and sg:
             out.append(
                 proportion(
-                    key + ":rate", f"{kind} {name}: seat-games", "items", n, sg, facet="rate", **at
+                    key + ":rate",
+                    N_("{kind} {name}: seat-games"),
+                    "items",
+                    n,
+                    sg,
+                    facet="rate",
+                    args={"kind": kind, "name": name},
+                    **at,
                 )
             )
         else:
@@ -436,11 +528,12 @@ def item_metrics(table: pa.Table, v: RunView | None = None) -> list[Metric]:
             out.append(
                 proportion(
                     share_key,
-                    f"{kind} {name}: share",
+                    N_("{kind} {name}: share"),
                     "items",
                     n,
                     totals[kind],
                     facet="share",
+                    args={"kind": kind, "name": name},
                     **at,
                 )
             )
@@ -448,10 +541,11 @@ def item_metrics(table: pa.Table, v: RunView | None = None) -> list[Metric]:
             out.append(
                 sample(
                     key + ":value",
-                    f"{kind} {name}: value",
+                    N_("{kind} {name}: value"),
                     "items",
                     vals,
                     facet="value",
+                    args={"kind": kind, "name": name},
                     **at,
                 )
             )
@@ -475,16 +569,25 @@ def ludii_metrics(table: pa.Table) -> list[Metric]:
     ).fetchall()[0]
     out = []
     if b:
-        out.append(sample("branching", "branching factor (legal actions per decision)", "ludii", b))
+        out.append(
+            sample(
+                "branching",
+                N_("branching factor (legal actions per decision)"),
+                "ludii",
+                b,
+                args={},
+            )
+        )
     if lc:
-        out.append(sample("lead_changes", "lead changes per game", "ludii", lc))
+        out.append(sample("lead_changes", N_("lead changes per game"), "ludii", lc, args={}))
     if dec:
         out.append(
             sample(
                 "decided_at",
-                "winner clear from (share of the game's rounds)",
+                N_("winner clear from (share of the game's rounds)"),
                 "ludii",
                 dec,
+                args={},
             )
         )
     return out

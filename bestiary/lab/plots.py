@@ -16,7 +16,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+from ..i18n import core
 from .metrics import Metric
+
+_ = core.gettext
 
 WIDTH, HEIGHT = 6.4, 3.2
 
@@ -40,7 +43,7 @@ def proportions(
     """Horizontal bars with 95% Wilson intervals; ``reference`` draws the fair share;
     ``short`` labels each bar with its item or category name alone."""
     fig, ax = _figure(max(1.6, 0.32 * len(metrics) + 0.9))
-    labels = [(m.name or m.label) if short else m.label for m in metrics]
+    labels = [(m.name or m.shown) if short else m.shown for m in metrics]
     values = [m.value for m in metrics]
     lows = [max(0.0, m.value - m.interval()[0]) for m in metrics]
     highs = [max(0.0, m.interval()[1] - m.value) for m in metrics]
@@ -49,7 +52,8 @@ def proportions(
     ax.set_yticks(list(ys), labels)
     ax.invert_yaxis()
     if reference is not None:
-        ax.axvline(reference, color="#c44e52", linestyle="--", label=f"fair share {reference:.0%}")
+        fair = _("fair share {share:.0%}").format(share=reference)
+        ax.axvline(reference, color="#c44e52", linestyle="--", label=fair)
         ax.legend(loc="lower right", fontsize=8)
     # Shares live in [0, 1]; a plot of small shares zooms in, but never past 1.
     ax.set_xlim(0, 1.0 if reference else min(1.0, max([*values, 0.04]) * 1.3))
@@ -68,7 +72,7 @@ def histogram(values: Sequence[float], title: str, xlabel: str) -> str:
     ax.hist(list(values), bins=bins, color="#55a868", edgecolor="white")
     ax.set_title(title)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("games")
+    ax.set_ylabel(_("games"))
     return png(fig)
 
 
@@ -112,7 +116,7 @@ def means(metrics: Sequence[Metric], title: str, xlabel: str = "") -> str:
     lows = [max(0.0, m.value - m.interval()[0]) for m in metrics]
     highs = [max(0.0, m.interval()[1] - m.value) for m in metrics]
     ax.barh(ys, values, xerr=[lows, highs], color="#8172b2", capsize=3)
-    ax.set_yticks(ys, [m.name or m.label for m in metrics])
+    ax.set_yticks(ys, [m.name or m.shown for m in metrics])
     ax.invert_yaxis()
     ax.set_title(title)
     if xlabel:

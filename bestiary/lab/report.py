@@ -19,16 +19,19 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..i18n import N_, core
 from . import html as h
 from . import plots
 from .metrics import NOT_MEASURED, Metric, RunView, all_metrics, load
 from .runs import run_meta
 
+_ = core.gettext
+
 GAME_TITLES = {
-    "taxonomy": "Taxonomy: winning patterns, natures, exhausted stock, collecting types",
-    "monster-maker": "Monster Maker: getting home, deaths, treasure values, how games end",
-    "meat": "M.E.A.T.: factions, leaders and cards (picked, played, won)",
-    "teratozoic": "Teratozoic: Eras, gene pool growth, monster sizes, per-card value",
+    "taxonomy": N_("Taxonomy: winning patterns, natures, exhausted stock, collecting types"),
+    "monster-maker": N_("Monster Maker: getting home, deaths, treasure values, how games end"),
+    "meat": N_("M.E.A.T.: factions, leaders and cards (picked, played, won)"),
+    "teratozoic": N_("Teratozoic: Eras, gene pool growth, monster sizes, per-card value"),
 }
 
 
@@ -46,28 +49,39 @@ def _by_section(ms: dict[str, Metric]) -> dict[str, list[Metric]]:
     return out
 
 
+# The count column's heading: what each metric counts.
+COUNTS = {"games": N_("games"), "seat-games": N_("seat-games"), "count": N_("count")}
+
+
 def _metric_table(ms: Sequence[Metric], count: str = "games") -> str:
     return h.table(
-        ["metric", "value [95% interval]", count], [(m.label, fmt(m), f"{m.count:g}") for m in ms]
+        [_("metric"), _("value [95% interval]"), _(COUNTS[count])],
+        [(m.shown, fmt(m), f"{m.count:g}") for m in ms],
     )
 
 
 def _overview(v: RunView, meta: dict[str, Any]) -> str:
     cfg = meta.get("config", {})
+    games = (
+        _("{games} ({failed} failed, left out)").format(games=v.games, failed=v.failed)
+        if v.failed
+        else f"{v.games}"
+    )
     rows = [
-        ("game", cfg.get("game", v.game)),
-        ("games", f"{v.games}" + (f" ({v.failed} failed, left out)" if v.failed else "")),
-        ("seats", ", ".join(cfg.get("seats", []))),
-        ("rotated seats", "yes" if cfg.get("rotate") else "no"),
-        ("first seed", cfg.get("seed", "")),
-        ("variant", cfg.get("variant") or "default"),
+        (_("game"), cfg.get("game", v.game)),
+        (_("games"), games),
+        (_("seats"), ", ".join(cfg.get("seats", []))),
+        (_("rotated seats"), _("yes") if cfg.get("rotate") else _("no")),
+        (_("first seed"), cfg.get("seed", "")),
+        (_("variant"), cfg.get("variant") or _("default")),
         (
-            "options",
-            ", ".join(f"{k}={val}" for k, val in sorted(cfg.get("options", {}).items())) or "none",
+            _("options"),
+            ", ".join(f"{k}={val}" for k, val in sorted(cfg.get("options", {}).items()))
+            or _("none"),
         ),
-        ("card files", meta.get("cards_hash") or "shipped"),
+        (_("card files"), meta.get("cards_hash") or _("shipped")),
     ]
-    return h.section("overview", "Overview", [h.table(["", ""], rows, numeric_from=9)])
+    return h.section("overview", _("Overview"), [h.table(["", ""], rows, numeric_from=9)])
 
 
 def _fair(v: RunView) -> float | None:
@@ -82,17 +96,21 @@ def _seats(sec: dict[str, list[Metric]], v: RunView) -> str:
     ms = sec.get("seats", [])
     fair = _fair(v)
     parts = [
-        h.img(plots.proportions(ms, "win share by seat (95% Wilson)", fair), "seat advantage"),
+        h.img(
+            plots.proportions(ms, _("win share by seat (95% Wilson)"), fair), _("seat advantage")
+        ),
         _metric_table(ms),
         h.para(
-            f"A fair game gives every side {fair:.1%}; a seat whose interval leaves that line "
-            "is favoured or handicapped by its position."
+            _(
+                "A fair game gives every side {fair:.1%}; a seat whose interval leaves that line "
+                "is favoured or handicapped by its position."
+            ).format(fair=fair)
             if fair
             else "",
             "note",
         ),
     ]
-    return h.section("seats", "Seat advantage", parts)
+    return h.section("seats", _("Seat advantage"), parts)
 
 
 def _agents(sec: dict[str, list[Metric]]) -> str:
@@ -101,9 +119,9 @@ def _agents(sec: dict[str, list[Metric]]) -> str:
         return ""
     return h.section(
         "agents",
-        "Agents",
+        _("Agents"),
         [
-            h.img(plots.proportions(ms, "win share by agent (95% Wilson)"), "agents"),
+            h.img(plots.proportions(ms, _("win share by agent (95% Wilson)")), _("agents")),
             _metric_table(ms, "seat-games"),
         ],
     )
@@ -115,12 +133,12 @@ def _outcome(sec: dict[str, list[Metric]]) -> str:
     margin = next(m for m in ms if m.key == "margin")
     return h.section(
         "outcome",
-        "Decisiveness",
+        _("Decisiveness"),
         [
-            h.img(plots.proportions(props, "decisive and drawn games"), "decisiveness"),
+            h.img(plots.proportions(props, _("decisive and drawn games")), _("decisiveness")),
             h.img(
-                plots.histogram(list(margin.values), "winning margin", "score difference"),
-                "winning margin",
+                plots.histogram(list(margin.values), _("winning margin"), _("score difference")),
+                _("winning margin"),
             ),
             _metric_table(ms),
         ],
@@ -130,19 +148,19 @@ def _outcome(sec: dict[str, list[Metric]]) -> str:
 def _scores(v: RunView, sec: dict[str, list[Metric]]) -> str:
     parts = [
         h.img(
-            plots.histogram(list(sec["scores"][0].values), "final scores", "score"),
-            "score distribution",
+            plots.histogram(list(sec["scores"][0].values), _("final scores"), _("score")),
+            _("score distribution"),
         )
     ]
-    return h.section("scores", "Scores", [*parts, _metric_table(sec["scores"], "seat-games")])
+    return h.section("scores", _("Scores"), [*parts, _metric_table(sec["scores"], "seat-games")])
 
 
 def _length(sec: dict[str, list[Metric]]) -> str:
     ms = sec.get("length", [])
     parts = [
-        h.img(plots.histogram(list(m.values), m.label, m.label.split()[0]), m.label) for m in ms
+        h.img(plots.histogram(list(m.values), m.shown, m.shown.split()[0]), m.shown) for m in ms
     ]
-    return h.section("length", "Length", [*parts, _metric_table(ms)])
+    return h.section("length", _("Length"), [*parts, _metric_table(ms)])
 
 
 def _ludii(sec: dict[str, list[Metric]], ms: dict[str, Metric]) -> str:
@@ -165,19 +183,21 @@ def _ludii(sec: dict[str, list[Metric]], ms: dict[str, Metric]) -> str:
         parts.insert(
             0,
             h.img(
-                plots.histogram(list(b.values), "branching factor per game", "legal actions"),
-                "branching factor",
+                plots.histogram(list(b.values), _("branching factor per game"), _("legal actions")),
+                _("branching factor"),
             ),
         )
     parts.append(
         h.para(
-            "Branching: mean legal actions per decision. Duration: decisions, turns, rounds. "
-            "Decisive: one side won; drawish: the rest. First-player advantage: seat 0's win "
-            "share. Lead changes and 'winner clear from' come from the running scores.",
+            _(
+                "Branching: mean legal actions per decision. Duration: decisions, turns, rounds. "
+                "Decisive: one side won; drawish: the rest. First-player advantage: seat 0's win "
+                "share. Lead changes and 'winner clear from' come from the running scores."
+            ),
             "note",
         )
     )
-    return h.section("ludii", "Ludii metrics", parts)
+    return h.section("ludii", _("Ludii metrics"), parts)
 
 
 def _lead_changes(sec: dict[str, list[Metric]]) -> str:
@@ -186,34 +206,38 @@ def _lead_changes(sec: dict[str, list[Metric]]) -> str:
     if lc is None:
         return h.section(
             "lead-changes",
-            "Lead changes",
-            [h.para("This game keeps no running score, so it has no lead changes.", "note")],
+            _("Lead changes"),
+            [h.para(_("This game keeps no running score, so it has no lead changes."), "note")],
         )
     parts = [
         h.img(
-            plots.histogram(list(lc.values), "lead changes per game", "lead changes"),
-            "lead changes",
+            plots.histogram(list(lc.values), _("lead changes per game"), _("lead changes")),
+            _("lead changes"),
         )
     ]
     if dec is not None:
         parts.append(
             h.img(
                 plots.histogram(
-                    list(dec.values), "winner clear from (share of rounds)", "share of the game"
+                    list(dec.values),
+                    _("winner clear from (share of rounds)"),
+                    _("share of the game"),
                 ),
-                "winner clear from",
+                _("winner clear from"),
             )
         )
     parts.append(_metric_table([m for m in (lc, dec) if m is not None]))
     parts.append(
         h.para(
-            "A lead change: a round after which a different side is alone in the lead. "
-            "'Winner clear from': the share of the game after which the eventual winner led "
-            "alone to the end (small: decided early; 1: decided in the last round).",
+            _(
+                "A lead change: a round after which a different side is alone in the lead. "
+                "'Winner clear from': the share of the game after which the eventual winner led "
+                "alone to the end (small: decided early; 1: decided in the last round)."
+            ),
             "note",
         )
     )
-    return h.section("lead-changes", "Lead changes", parts)
+    return h.section("lead-changes", _("Lead changes"), parts)
 
 
 # A figure of a game's section: (how, what). how: "win" (win share of the seats
@@ -225,57 +249,67 @@ GAME_SECTIONS: dict[str, list[tuple[str, str, str, list[Figure]]]] = {
     "taxonomy": [
         (
             "taxonomy-patterns",
-            "Winning patterns and their points",
-            "How often each pattern wins a round, and the points it scores (no winner: the "
-            "stock ran out); the win share is that of the game's winner among round winners.",
+            N_("Winning patterns and their points"),
+            N_(
+                "How often each pattern wins a round, and the points it scores (no winner: the "
+                "stock ran out); the win share is that of the game's winner among round winners."
+            ),
             [("share", "pattern"), ("value", "pattern"), ("win", "pattern")],
         ),
         (
             "taxonomy-natures",
-            "Natures: how often they fire, whom they help",
-            "A nature fires when its monster is discarded (aggressive, cheerful, mean, proud) "
-            "or drawn (honest, impatient). Win share: the seats it fired for, against the fair "
-            "share; value: firings per seat-game when it fired.",
+            N_("Natures: how often they fire, whom they help"),
+            N_(
+                "A nature fires when its monster is discarded (aggressive, cheerful, mean, proud) "
+                "or drawn (honest, impatient). Win share: the seats it fired for, against the fair "
+                "share; value: firings per seat-game when it fired."
+            ),
             [("rate", "nature"), ("win", "nature"), ("value", "nature"), ("hist", "natures_fired")],
         ),
         (
             "taxonomy-stock",
-            "Exhausted stock",
-            "Rounds that ended because the stock ran out (no winner), and why rounds end.",
+            N_("Exhausted stock"),
+            N_("Rounds that ended because the stock ran out (no winner), and why rounds end."),
             [("share", "round_end"), ("hist", "stock_ran_out")],
         ),
         (
             "taxonomy-types",
-            "Collecting types",
-            "A seat holding 3 or more monsters of one collecting key at a round's end attempted "
-            "it; success (value): it won the round with a set of that key.",
+            N_("Collecting types"),
+            N_(
+                "A seat holding 3 or more monsters of one collecting key at a round's end "
+                "attempted it; success (value): it won the round with a set of that key."
+            ),
             [("share", "collecting"), ("value", "collecting")],
         ),
     ],
     "monster-maker": [
         (
             "mm-home",
-            "Who gets home",
-            "Dungeons each seat came back from (value: per game), and the turns from a "
-            "dungeon's start to each homecoming.",
+            N_("Who gets home"),
+            N_(
+                "Dungeons each seat came back from (value: per game), and the turns from a "
+                "dungeon's start to each homecoming."
+            ),
             [("value", "got home"), ("hist", "home_turns"), ("hist", "home_dungeons")],
         ),
         (
             "mm-deaths",
-            "Deaths",
-            "Deaths per seat and game, and their causes.",
+            N_("Deaths"),
+            N_("Deaths per seat and game, and their causes."),
             [("value", "died"), ("cats", "death_causes"), ("hist", "deaths")],
         ),
         (
             "mm-treasure",
-            "Treasure values",
-            "Gold of each banked treasure (dice treasures as rolled), how often it is banked, "
-            "and the win share of the seats that banked it.",
+            N_("Treasure values"),
+            N_(
+                "Gold of each banked treasure (dice treasures as rolled), how often it is banked, "
+                "and the win share of the seats that banked it."
+            ),
             [("value", "treasure"), ("share", "treasure"), ("win", "treasure"), ("value", "prize")],
         ),
         (
             "mm-end",
-            "How games end",
+            N_("How games end"),
             "",
             [("cats", "end")],
         ),
@@ -283,48 +317,54 @@ GAME_SECTIONS: dict[str, list[tuple[str, str, str, list[Figure]]]] = {
     "meat": [
         (
             "meat-leaders",
-            "Leaders",
-            "Win share of the side whose seat led with each leader.",
+            N_("Leaders"),
+            N_("Win share of the side whose seat led with each leader."),
             [("win", "leader"), ("rate", "leader")],
         ),
         (
             "meat-factions",
-            "Factions",
-            "Win share of the side whose seat drafted each faction most.",
+            N_("Factions"),
+            N_("Win share of the side whose seat drafted each faction most."),
             [("win", "faction"), ("rate", "faction")],
         ),
         (
             "meat-cards",
-            "Cards: picked, played, won",
-            "Pick rate: seat-games in which a seat drafted the card; play rate: in which it "
-            "placed, set or cast it; win share: of the seats that did.",
+            N_("Cards: picked, played, won"),
+            N_(
+                "Pick rate: seat-games in which a seat drafted the card; play rate: in which it "
+                "placed, set or cast it; win share: of the seats that did."
+            ),
             [("rate", "picked"), ("win", "picked"), ("rate", "played"), ("win", "played")],
         ),
     ],
     "teratozoic": [
         (
             "tz-eras",
-            "Era lengths",
-            "Generations played in each Era.",
+            N_("Era lengths"),
+            N_("Generations played in each Era."),
             [("value", "era"), ("hist", "era_lengths")],
         ),
         (
             "tz-pool",
-            "Gene pool growth",
-            "Mean gene pool size (pool, discard pile and hand) at the start of each generation.",
+            N_("Gene pool growth"),
+            N_(
+                "Mean gene pool size (pool, discard pile and hand) at the start of each generation."
+            ),
             [("series", "gene pool")],
         ),
         (
             "tz-monsters",
-            "Monster sizes",
-            "Cards per monster built in growth, and per monster scored at the end.",
+            N_("Monster sizes"),
+            N_("Cards per monster built in growth, and per monster scored at the end."),
             [("hist", "monster_sizes"), ("hist", "final_monster_sizes")],
         ),
         (
             "tz-cards",
-            "Per-card value",
-            "Cards the generation's winner took from play and cards kept from hand: how often, "
-            "and the win share of the seats that gained them.",
+            N_("Per-card value"),
+            N_(
+                "Cards the generation's winner took from play and cards kept from hand: how often, "
+                "and the win share of the seats that gained them."
+            ),
             [("rate", "took"), ("win", "took"), ("rate", "kept"), ("win", "kept")],
         ),
     ],
@@ -351,15 +391,21 @@ def _figure(how: str, what: str, ms: list[Metric], v: RunView) -> tuple[str, lis
         return "", []
     if how == "series":
         got.sort(key=lambda m: m.name)
-        return h.img(plots.series(got, f"{title} by order", title), f"{title} series"), got
+        t = _("{what} by order").format(what=title)
+        return h.img(plots.series(got, t, title), f"{title} series"), got
     got.sort(key=lambda m: -m.count)
     got = got[:TOP]
     if how == "value":
-        return h.img(plots.means(got, f"{title}: mean value"), f"{title} value"), got
+        t = _("{what}: mean value").format(what=title)
+        return h.img(plots.means(got, t), f"{title} value"), got
     if how == "win":
-        t = f"{title}: win share of its seat (95% Wilson)"
+        t = _("{what}: win share of its seat (95% Wilson)").format(what=title)
         return h.img(plots.proportions(got, t, _fair(v), short=True), f"{title} win"), got
-    t = f"{title}: {'share of seat-games' if how == 'rate' else 'share'} (95% Wilson)"
+    t = (
+        _("{what}: share of seat-games (95% Wilson)")
+        if how == "rate"
+        else _("{what}: share (95% Wilson)")
+    ).format(what=title)
     return h.img(plots.proportions(got, t, short=True), f"{title} {how}"), got
 
 
@@ -368,7 +414,7 @@ def _game(v: RunView, sec: dict[str, list[Metric]]) -> str:
     parts: list[str] = []
     used: set[str] = set()
     for sid, title, note, figures in GAME_SECTIONS.get(v.game, []):
-        inner = [h.para(note, "note")] if note else []
+        inner = [h.para(_(note), "note")] if note else []
         shown: list[Metric] = []
         for how, what in figures:
             fig, got = _figure(how, what, ms, v)
@@ -377,13 +423,13 @@ def _game(v: RunView, sec: dict[str, list[Metric]]) -> str:
                 shown += got
                 used.update(m.key for m in got)
         if not shown:
-            inner.append(h.para("No data of this kind in this run.", "note"))
+            inner.append(h.para(_("No data of this kind in this run."), "note"))
         else:
             inner.append(_metric_table(shown, "count"))
-        parts.append(h.section(sid, title, inner))
+        parts.append(h.section(sid, _(title), inner))
     rest = [m for m in ms if m.key not in used]
     for m in (m for m in rest if m.kind == "mean" and m.facet == "stat"):
-        parts.append(h.img(plots.histogram(list(m.values), m.label, m.label), m.label))
+        parts.append(h.img(plots.histogram(list(m.values), m.shown, m.shown), m.shown))
     groups: dict[str, list[Metric]] = defaultdict(list)
     for m in rest:
         if m.kind == "proportion" and m.facet == "stat":
@@ -391,24 +437,26 @@ def _game(v: RunView, sec: dict[str, list[Metric]]) -> str:
     for key, group in groups.items():
         parts.append(h.img(plots.proportions(group[:25], key.replace("_", " ")), f"stat {key}"))
     if rest:
-        parts.append(h.section("game-other", "Other statistics", [_metric_table(rest, "count")]))
-    return h.section("game", GAME_TITLES.get(v.game, f"{v.game}: game statistics"), parts)
+        parts.append(h.section("game-other", _("Other statistics"), [_metric_table(rest, "count")]))
+    named = GAME_TITLES.get(v.game)
+    heading = _(named) if named else _("{game}: game statistics").format(game=v.game)
+    return h.section("game", heading, parts)
 
 
 def _missing(v: RunView) -> str:
     notes = NOT_MEASURED.get(v.game, [])
     body = (
-        "<ul>" + "".join(f"<li>{h.esc(w)}</li>" for w in notes) + "</ul>"
+        "<ul>" + "".join(f"<li>{h.esc(_(w))}</li>" for w in notes) + "</ul>"
         if notes
-        else h.para("Every statistic the lab knows for this game is measured.", "note")
+        else h.para(_("Every statistic the lab knows for this game is measured."), "note")
     )
-    return h.section("missing", "Not measured", [body])
+    return h.section("missing", _("Not measured"), [body])
 
 
 def report_sections(table: pa.Table) -> list[str]:
     v = load(table)
     if not v.games:
-        return [h.para("No finished game in this run.", "warn")]
+        return [h.para(_("No finished game in this run."), "warn")]
     ms = all_metrics(table, v)
     sec = _by_section(ms)
     meta = run_meta(table)
@@ -429,7 +477,9 @@ def report_sections(table: pa.Table) -> list[str]:
 def report_html(table: pa.Table, title: str | None = None) -> str:
     meta = run_meta(table)
     game = meta.get("config", {}).get("game", "run")
-    return h.page(title or f"Bestiary lab report: {game}", report_sections(table))
+    return h.page(
+        title or _("Bestiary lab report: {game}").format(game=game), report_sections(table)
+    )
 
 
 def summary(table: pa.Table) -> dict[str, Any]:

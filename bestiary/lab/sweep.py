@@ -17,6 +17,7 @@ import pyarrow as pa
 
 from ..engine.errors import BadInput
 from ..engine.registry import get_game
+from ..i18n import core
 from . import html as h
 from . import plots
 from .metrics import Metric, all_metrics
@@ -24,6 +25,8 @@ from .runs import RunConfig, read_run, run_to_parquet
 
 # The metrics a sweep plots first (others follow, one plot per game statistic).
 HEADLINE = ("seat", "decisive", "drawish", "margin", "length_")
+
+_ = core.gettext
 
 
 def parse_sweep(spec: str) -> tuple[str, list[str]]:
@@ -96,6 +99,11 @@ def _series(per_value: list[dict[str, Metric]], key: str) -> tuple[list[float], 
     return mid, low, high
 
 
+def _shown(per_value: list[dict[str, Metric]], key: str) -> str:
+    """A metric's label in the reader's language, from the first run that has it."""
+    return next((ms[key].shown for ms in per_value if key in ms), key)
+
+
 def sweep_html(name: str, runs: Sequence[tuple[str, pa.Table]], title: str) -> str:
     values = [v for v, _ in runs]
     per_value = [all_metrics(t) for _, t in runs]
@@ -105,11 +113,11 @@ def sweep_html(name: str, runs: Sequence[tuple[str, pa.Table]], title: str) -> s
     parts = []
     seat_keys = [k for k in keys if k.startswith("seat")]
     groups: list[tuple[str, list[str]]] = [
-        ("seat advantage", seat_keys),
-        ("decisive and drawn games", [k for k in keys if k in ("decisive", "drawish")]),
+        (_("seat advantage"), seat_keys),
+        (_("decisive and drawn games"), [k for k in keys if k in ("decisive", "drawish")]),
     ]
     groups += [
-        (per_value[0][k].label if k in per_value[0] else k, [k])
+        (per_value[0][k].shown if k in per_value[0] else k, [k])
         for k in keys
         if k == "margin" or k.startswith("length_")
     ]
@@ -120,22 +128,22 @@ def sweep_html(name: str, runs: Sequence[tuple[str, pa.Table]], title: str) -> s
         if not ks:
             continue
         series = {k: _series(per_value, k) for k in ks}
-        uri = plots.lines([str(v) for v in values], series, f"{label} against {name}")  # type: ignore[arg-type]
+        heading = _("{what} against {option}").format(what=label, option=name)
+        uri = plots.lines([str(v) for v in values], series, heading)  # type: ignore[arg-type]
         parts.append(h.img(uri, label))
-    header = ["metric", *[f"{name}={v}" for v in values]]
+    header = [_("metric"), *[f"{name}={v}" for v in values]]
     rows = []
     for k in keys:
         cells = []
         for ms in per_value:
             m = ms.get(k)
             cells.append(f"{m.value:.3g}" if m else "")
-        label = next((ms[k].label for ms in per_value if k in ms), k)
-        rows.append((label, *cells))
+        rows.append((_shown(per_value, k), *cells))
     return h.page(
         title,
         [
-            h.section("sweep", f"Metrics against {name}", parts),
-            h.section("metrics", "Every metric", [h.table(header, rows)]),
+            h.section("sweep", _("Metrics against {option}").format(option=name), parts),
+            h.section("metrics", _("Every metric"), [h.table(header, rows)]),
         ],
     )
 

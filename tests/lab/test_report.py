@@ -174,3 +174,26 @@ def test_user_text_is_escaped_and_failed_games_are_left_out(meat_run: Path) -> N
     assert "<script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # overview and agents, as text
     assert "12 (1 failed, left out)" in page
+
+
+def test_report_in_polish_and_english_unchanged(meat_run: Path) -> None:
+    """The page is built in the current language (``--lang pl``, the server's
+    request); English stays as it was, and a Polish page does not leak into it."""
+    from bestiary.i18n import use_language
+
+    table = read_run(meat_run)
+    english = report_html(table)
+    with use_language("pl"):
+        polish = report_html(table)
+    assert report_html(table) == english
+    assert english.startswith("<!doctype html><html lang='en'>")
+    assert "<h2>Seat advantage</h2>" in english and "<h2>Not measured</h2>" in english
+    assert "<th>metric</th>" in english and "seat 0 wins" in english
+    assert polish.startswith("<!doctype html><html lang='pl'>")
+    for title in ("Przewaga miejsca", "Rozstrzygalność", "Miary Ludii", "Zmiany prowadzenia"):
+        assert f"<h2>{title}</h2>" in polish
+    assert "Raport laboratorium Bestiary: meat" in polish
+    assert "miejsce 0 wygrywa" in polish and "Seat advantage" not in polish
+    assert "heuristic wygrywa" in polish  # an agent's name is data, kept as it is
+    for sid in SECTIONS:
+        assert f"<section id='{sid}'>" in polish
