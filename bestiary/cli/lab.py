@@ -282,7 +282,7 @@ def _print_summary(table: Any) -> None:
     t.add_column("n", justify="right")
     for m in all_metrics(table).values():
         if m.section in ("seats", "agents", "outcome", "length", "ludii"):
-            t.add_row(esc(m.label), fmt(m), f"{m.count:g}")
+            t.add_row(esc(m.shown), fmt(m), f"{m.count:g}")
     out.print(t)
 
 
