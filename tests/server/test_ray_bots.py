@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from bestiary.engine import get_game
 from bestiary.server import create_app
+from bestiary.server.config import Limits
 
 from .test_restart import _uninterrupted
 
@@ -20,7 +21,10 @@ def test_bots_think_on_ray_actors_and_play_the_same_game(tmp_path: Path) -> None
     from bestiary.server.raypool import RayPool
 
     game = get_game("meat")
-    app = create_app(str(tmp_path / "ray.sqlite3"), bot_delay=0, ray_address="local")
+    # A generous budget: on a loaded CI machine a decision that overran the
+    # usual one would fall back to a random move and change the game.
+    limits = Limits(bot_seconds=60.0)
+    app = create_app(str(tmp_path / "ray.sqlite3"), bot_delay=0, ray_address="local", limits=limits)
     with TestClient(app) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         assert isinstance(hub.bots, RayPool)

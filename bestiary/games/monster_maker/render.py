@@ -512,24 +512,29 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
     )
     for col in (_("treasure"), _("open"), _("gold"), _("effect")):
         tr.add_column(col)
-    for t in catalog["treasures"]:
+    for treasure in catalog["treasures"]:
         eff = []
-        if t["return_penalty"]:
-            eff.append(_("road back +{n}p").format(n=t["return_penalty"]))
-        if t["battle_penalty"]:
-            eff.append(_("battles back -{n}").format(n=t["battle_penalty"]))
-        if t["dispels_undead"]:
+        if treasure["return_penalty"]:
+            eff.append(_("road back +{n}p").format(n=treasure["return_penalty"]))
+        if treasure["battle_penalty"]:
+            eff.append(_("battles back -{n}").format(n=treasure["battle_penalty"]))
+        if treasure["dispels_undead"]:
             eff.append(_("dispels undead"))
-        if t["weapon_bonus"]:
+        if treasure["weapon_bonus"]:
             eff.append(
-                _("+{n} to {users}").format(n=t["weapon_bonus"], users="/".join(t["weapon_users"]))
+                _("+{n} to {users}").format(
+                    n=treasure["weapon_bonus"], users="/".join(treasure["weapon_users"])
+                )
             )
-        if t["special"] == "secret_door":
+        if treasure["special"] == "secret_door":
             eff.append(_("Thief or Dwarf: two treasures"))
-        if t["special"] == "goddess":
+        if treasure["special"] == "goddess":
             eff.append(_("roll 1D: 1-3 keeps the gold"))
         tr.add_row(
-            escape(t["name"]), "OPEN" if t["open"] else "", t["gold"], escape("; ".join(eff))
+            escape(treasure["name"]),
+            "OPEN" if treasure["open"] else "",
+            treasure["gold"],
+            escape("; ".join(eff)),
         )
     pr = Table(title=_("Prize cards (reconstructed)") if "prize" in rebuilt else _("Prize cards"))
     for col in (_("prize"), _("count"), _("gold")):
