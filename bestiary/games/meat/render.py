@@ -8,8 +8,8 @@ in ``Text`` objects (literal text), never in strings Rich reads as markup."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, SupportsIndex, overload
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -18,6 +18,7 @@ from rich.text import Text
 
 from bestiary.engine.events import seat_label
 from bestiary.i18n import N_, domain, language
+from bestiary.i18n.lazy import LazyHelp, LazyLines
 
 from .cards import LANES, load_cards
 from .describe import and_list, lane_text, side
@@ -26,39 +27,9 @@ from .effects import card_text, leader_text
 _ = domain("meat", __file__)
 
 
-class _Help(Mapping[str, str]):
-    """``verb -> help`` in the language current when it is read."""
-
-    def __init__(self, texts: Mapping[str, str]) -> None:
-        self._texts = dict(texts)
-
-    def __getitem__(self, key: str) -> str:
-        return _(self._texts[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-
-class _Lines(tuple[str, ...]):
-    """Legend lines in the language current when they are read."""
-
-    def __iter__(self) -> Iterator[str]:
-        return (_(line) for line in tuple.__iter__(self))
-
-    @overload
-    def __getitem__(self, i: SupportsIndex) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
-    def __getitem__(self, i: SupportsIndex | slice) -> str | tuple[str, ...]:
-        got = tuple.__getitem__(self, i)
-        return tuple(_(x) for x in got) if isinstance(got, tuple) else _(got)
-
-
 # For the CLI's `help` and `legend` (bestiary/cli/prompt.py reads these names).
-ACTION_HELP: Mapping[str, str] = _Help(
+ACTION_HELP: Mapping[str, str] = LazyHelp(
+    _,
     {
         "leader": N_("choose your leader: its ability lasts the whole game (`card NAME` for more)"),
         "draft": N_(
@@ -73,9 +44,10 @@ ACTION_HELP: Mapping[str, str] = _Help(
         "resolve": N_("use one of your face-up destiny cards now"),
         "ability": N_("use a creature's ♦ ability (pay its cost in Telestarion)"),
         "pay": N_("pay for a revealed destiny card (unpaid cards go to the graveyard)"),
-    }
+    },
 )
-LEGEND: tuple[str, ...] = _Lines(
+LEGEND: tuple[str, ...] = LazyLines(
+    _,
     (
         N_("attack/defence, e.g. 3/4: a creature's attack and defence now"),
         N_("-N after a face-down card: damage it has taken"),
@@ -84,7 +56,7 @@ LEGEND: tuple[str, ...] = _Lines(
         N_("REF, TOX, CLE, CHA: the keywords REFLEX, TOXIN, CLEAVE, CHALLENGE"),
         N_("▮: a face-down destiny card"),
         N_("Telestarion: the currency you draft and pay with; vitality: a team's life (0 loses)"),
-    )
+    ),
 )
 
 

@@ -8,8 +8,8 @@ never Rich markup, so every name reaches Rich escaped (or inside a ``Text``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, SupportsIndex, overload
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
@@ -20,6 +20,7 @@ from rich.text import Text
 from bestiary.engine import Event
 from bestiary.engine.events import seat_label
 from bestiary.i18n import N_, domain
+from bestiary.i18n.lazy import LazyHelp, LazyLines
 
 from .describe import (
     cardset,
@@ -50,39 +51,9 @@ __all__ = [
 ]
 
 
-class _Help(Mapping[str, str]):
-    """``verb -> help`` in the language current when it is read."""
-
-    def __init__(self, texts: Mapping[str, str]) -> None:
-        self._texts = dict(texts)
-
-    def __getitem__(self, key: str) -> str:
-        return _(self._texts[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._texts)
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-
-class _Lines(tuple[str, ...]):
-    """Legend lines in the language current when they are read."""
-
-    def __iter__(self) -> Iterator[str]:
-        return (_(line) for line in tuple.__iter__(self))
-
-    @overload
-    def __getitem__(self, i: SupportsIndex) -> str: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[str, ...]: ...
-    def __getitem__(self, i: SupportsIndex | slice) -> str | tuple[str, ...]:
-        got = tuple.__getitem__(self, i)
-        return tuple(_(x) for x in got) if isinstance(got, tuple) else _(got)
-
-
 # For the CLI's `help` and `legend` (bestiary/cli/prompt.py reads these names).
-ACTION_HELP: Mapping[str, str] = _Help(
+ACTION_HELP: Mapping[str, str] = LazyHelp(
+    _,
     {
         "play": N_("lay a corridor card: you walk that many perches (p) towards the treasure room"),
         "discard": N_("throw a card away (you must end your turn with no more than 7 cards)"),
@@ -101,9 +72,10 @@ ACTION_HELP: Mapping[str, str] = _Help(
         "leave": N_("leave the Secret Door closed"),
         "end": N_("end your turn"),
         "pass": N_("do nothing now"),
-    }
+    },
 )
-LEGEND: tuple[str, ...] = _Lines(
+LEGEND: tuple[str, ...] = LazyLines(
+    _,
     (
         N_("> before a player: whose turn it is; (you): your seat"),
         N_("p (perch): a dungeon distance; 40/100p in: 40 perches walked of 100"),
@@ -111,7 +83,7 @@ LEGEND: tuple[str, ...] = _Lines(
         N_("Monster (strength 7, undead): the strength to beat and its type"),
         N_("2D, 1D+2: dice — 2D is two six-sided dice added up"),
         N_("gold so far: the gold you brought home (dice-valued treasures as they rolled)"),
-    )
+    ),
 )
 
 

@@ -16,7 +16,6 @@ go through ``escape``; everything else is built as ``Text`` (never parsed).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from string import Formatter
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -24,6 +23,8 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+from bestiary.i18n.lazy import fill
 
 from ...engine.events import Event, seat_label
 from ...engine.protocol import Game
@@ -40,21 +41,6 @@ NATURE_STYLE = {
     "miscellaneous": "italic",
 }
 HAND_SIZE = 8
-
-
-def fill(template: str, **values: str | Text) -> Text:
-    """A translated sentence whose placeholders may be styled ``Text`` (a card in
-    its colours): the sentence stays whole in the catalog, the parts keep their style."""
-    out = Text()
-    for literal, field, _spec, _conv in Formatter().parse(template):
-        out.append(literal)
-        if field is not None:
-            value = values[field]
-            if isinstance(value, Text):
-                out.append_text(value)
-            else:
-                out.append(str(value))
-    return out
 
 
 def group_of(card: Mapping[str, Any]) -> str:

@@ -13,7 +13,6 @@ blue at once). Card names are data: built as ``Text``, never parsed as markup.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from string import Formatter
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
@@ -23,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from bestiary.engine.events import Event, seat_label
+from bestiary.i18n.lazy import fill
 
 from .cards import SYMBOL, Card, cards_from
 from .describe import _ as _t
@@ -48,21 +48,6 @@ STYLE = {
 }
 # Cards not placed by hand lie apart (as rules.py lays them out): this far apart.
 _APART = 100
-
-
-def fill(template: str, **values: str | Text) -> Text:
-    """A translated sentence whose placeholders may be styled ``Text`` (a card in
-    its colours): the sentence stays whole in the catalog, the parts keep their style."""
-    out = Text()
-    for literal, field, _spec, _conv in Formatter().parse(template):
-        out.append(literal)
-        if field is not None:
-            value = values[field]
-            if isinstance(value, Text):
-                out.append_text(value)
-            else:
-                out.append(str(value))
-    return out
 
 
 def _phase(phase: str) -> str:
