@@ -1,8 +1,8 @@
 """ISMCTS against the game's heuristic bot: seat-rotated wins with Wilson 95%
 intervals, and the search's iterations per second.
 
-    nice -n 10 python examples/measure_ismcts.py taxonomy --players 2 --games 20 \
-        --spec ismcts:seconds=0.5
+    nice -n 15 python examples/measure_ismcts.py taxonomy --players 2 --games 20 \
+        --spec ismcts:iterations=64,rollout=heuristic --baseline heuristic
 
 One ISMCTS seat plays ``players - 1`` heuristic seats; game ``i`` puts it in
 seat ``i % players`` (seed ``seed + i``). A tied win counts as a share; in
@@ -10,6 +10,14 @@ team games a team's win counts in full (fair share: one over the teams).
 ``reused_decisions`` counts the searches that started from the subtree kept
 from the previous one. Prints a JSON line after every game (the running totals), so a run cut
 short still reports; the last line is the result.
+
+``--baseline SPEC`` (e.g. ``heuristic``) also plays every game again with SPEC in
+the measured seat, same seed and same opponents' seeds, and reports its wins
+on those deals (``baseline_wins``): the paired yardstick, cheap for a bot
+that does not search. Fix the search's budget with ``iterations=`` (as above)
+rather than ``seconds=`` for results that do not depend on the machine's load;
+``seconds_per_search_median`` then says what that budget costs (read it on a
+quiet machine).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import json
 import math
 import statistics
 import time
+from typing import Any
 
 from bestiary.agents import AgentContext, make_agent
 from bestiary.agents.ismcts import ISMCTSAgent
@@ -44,6 +53,7 @@ def main() -> None:
     ap.add_argument("--spec", default="ismcts:seconds=0.5")
     ap.add_argument("--opponent", default="heuristic")
     ap.add_argument("--variant", default=None)
+    ap.add_argument("--baseline", default=None, help="also play SPEC in the same seat and deals")
     args = ap.parse_args()
     game = get_game(args.game)
     teams = game.teams(args.players)
@@ -51,35 +61,60 @@ def main() -> None:
     iters: list[float] = []
     per_decision: list[float] = []
     reused = [0]
+    baseline_wins = 0.0
     t0 = time.perf_counter()
     for i in range(args.games):
         me = i % args.players
-        state = game.new(args.players, seed=args.seed + i, variant=args.variant)
-        state.quiet()
-        bots = [
-            make_agent(game, args.spec if s == me else args.opponent, seed=args.seed * 31 + i + s)
-            for s in range(args.players)
-        ]
-        rngs = [Rng(args.seed * 7919 + i * 13 + s) for s in range(args.players)]
-        while not state.over:
-            s = state.to_act()[0]
-            bot = bots[s]
-            action = bot.act(AgentContext(state, s, rngs[s]))
-            if isinstance(bot, ISMCTSAgent) and bot.last_seconds > 0:
-                iters.append(bot.last_iterations / bot.last_seconds)
-                per_decision.append(bot.last_seconds)
-                reused[0] += bot.last_reused > 0
-            state.apply(s, action)
-        result = state.result
-        assert result is not None
-        if me in result.winners:
-            # A team's win counts in full for each member (as in `simulate`).
-            wins += 1.0 if teams else 1.0 / len(result.winners)
+        wins += play(args, game, i, me, args.spec, iters, per_decision, reused)
+        if args.baseline:
+            baseline_wins += play(args, game, i, me, args.baseline, [], [], [0])
         # A summary after every game, so a run cut short still reports.
         fair = 1 / (len(set(teams)) if teams else args.players)
         row = summary(args, game.default_variant, wins, i + 1, iters, per_decision, t0, fair)
         row["reused_decisions"] = reused[0]
+        if args.baseline:
+            lo, hi = wilson(baseline_wins, i + 1)
+            row["baseline"] = args.baseline
+            row["baseline_wins"] = baseline_wins
+            row["baseline_wilson95"] = [round(lo, 3), round(hi, 3)]
         print(json.dumps(row), flush=True)
+
+
+def play(
+    args: argparse.Namespace,
+    game: Any,
+    i: int,
+    me: int,
+    spec: str,
+    iters: list[float],
+    per_decision: list[float],
+    reused: list[int],
+) -> float:
+    """Game ``i`` with ``spec`` in seat ``me``: its win (a share for a tie; in
+    full for each member of a winning team)."""
+    teams = game.teams(args.players)
+    state = game.new(args.players, seed=args.seed + i, variant=args.variant)
+    state.quiet()
+    bots = [
+        make_agent(game, spec if s == me else args.opponent, seed=args.seed * 31 + i + s)
+        for s in range(args.players)
+    ]
+    rngs = [Rng(args.seed * 7919 + i * 13 + s) for s in range(args.players)]
+    while not state.over:
+        s = state.to_act()[0]
+        bot = bots[s]
+        action = bot.act(AgentContext(state, s, rngs[s]))
+        if isinstance(bot, ISMCTSAgent) and bot.last_seconds > 0:
+            iters.append(bot.last_iterations / bot.last_seconds)
+            per_decision.append(bot.last_seconds)
+            reused[0] += bot.last_reused > 0
+        state.apply(s, action)
+    result = state.result
+    assert result is not None
+    if me not in result.winners:
+        return 0.0
+    # A team's win counts in full for each member (as in `simulate`).
+    return 1.0 if teams else 1.0 / len(result.winners)
 
 
 def summary(

@@ -59,7 +59,7 @@ import time
 from typing import Any
 
 from ..engine.errors import BestiaryError
-from ..engine.protocol import Action, Result, State
+from ..engine.protocol import Action, State
 from ..engine.rng import Rng
 from .context import AgentContext
 from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory, parse_options
@@ -94,10 +94,12 @@ class _Node:
         self.arms: dict[int, dict[str, _Node]] = {}
 
 
-def _rewards(result: Result | None, players: int) -> list[float]:
-    """1 shared among the winners, 0 for everyone else; a draw for an unfinished
-    playout the game cannot score."""
-    return terminal_rewards(result, players)
+def _rewards(state: State) -> list[float]:
+    """1 shared among the winners (in a team game, 1 for each member of the
+    winning team), 0 for everyone else; a draw for an unfinished playout the
+    game cannot score."""
+    result = state.result if state.over else None
+    return terminal_rewards(result, state.players, state.game.teams(state.players))
 
 
 def _smoothed(visits: int, reward: float, square: float) -> tuple[float, float]:
@@ -416,7 +418,7 @@ class ISMCTSAgent:
             state.apply(seat, policy.choose(state, seat))
             steps += 1
         if state.over or game_value is None:
-            rewards = _rewards(state.result if state.over else None, state.players)
+            rewards = _rewards(state)
         else:
             rewards = check_estimate(game_value.estimate(state), state.players)
             self.last_estimated += 1

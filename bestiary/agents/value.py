@@ -87,13 +87,26 @@ def _load(name: str) -> object | None:
         raise
 
 
-def terminal_rewards(result: Result | None, players: int) -> list[float]:
+def terminal_rewards(
+    result: Result | None, players: int, teams: Sequence[int] | None = None
+) -> list[float]:
     """1 shared among the winners, 0 for everyone else; an unfinished game with
-    no estimate counts as a draw (1/players each)."""
+    no estimate counts as a draw (1/players each). In a team game (``teams``:
+    each seat's team, as ``Game.teams`` gives it) a win is 1 for every member
+    of the winning team, shared only among winning teams: the scale of the
+    games' estimates, which give each member its team's chance."""
     if result is None:
+        if teams:
+            return [1.0 / len(set(teams))] * players
         return [1.0 / players] * players
     out = [0.0] * players
     if result.winners:
+        if teams:
+            won = {teams[w] for w in result.winners}
+            for seat in range(players):
+                if teams[seat] in won:
+                    out[seat] = 1.0 / len(won)
+            return out
         share = 1.0 / len(result.winners)
         for w in result.winners:
             out[w] = share

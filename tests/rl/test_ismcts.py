@@ -333,3 +333,56 @@ def test_reuse_takes_a_yes_or_no() -> None:
     with pytest.raises(BadAgentSpec, match="reuse"):
         make_agent(get_game("taxonomy"), "ismcts:reuse=sometimes")
     assert make_agent(get_game("taxonomy"), "ismcts:reuse=no").reuse is False  # type: ignore[attr-defined]
+
+
+def test_a_team_win_is_a_full_win_for_each_member_as_in_the_estimates() -> None:
+    """A finished playout of a team game rewards every member of the winning
+    team with 1, the scale of M.E.A.T.'s estimate (each member its team's
+    chance); before, two winners got 1/2 each, so a finished playout was worth
+    half of an estimated sure win. Games without teams still share a tie."""
+    from bestiary.agents.value import terminal_rewards
+    from bestiary.engine.protocol import Result
+
+    won = Result(scores=[1, 0, 1, 0], winners=[0, 2])
+    assert terminal_rewards(won, 4, [0, 1, 0, 1]) == [1.0, 0.0, 1.0, 0.0]
+    assert terminal_rewards(won, 4) == [0.5, 0.0, 0.5, 0.0]
+    assert terminal_rewards(None, 4, [0, 1, 0, 1]) == [0.5] * 4
+    assert terminal_rewards(None, 4) == [0.25] * 4
+
+    # The search backs up exactly that at the end of a 4-seat M.E.A.T. game.
+    from bestiary.agents.ismcts import _rewards
+
+    game = get_game("meat")
+    state = game.new(4, seed=9)
+    state.quiet()
+    rng = Rng(9)
+    while not state.over:
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+    result = state.result
+    assert result is not None and result.winners
+    rewards = _rewards(state)
+    assert [s for s in range(4) if rewards[s] == 1.0] == sorted(result.winners)
+    from bestiary.games.meat.bots import value_estimate
+
+    assert list(value_estimate(state)) == rewards  # type: ignore[arg-type]
+
+
+def test_fitted_estimates_are_flatter_where_the_fit_said_so() -> None:
+    """Monster Maker's softmax is flatter with two seats than with four (the
+    scales fitted to heuristic self-play; the former single 200-gold scale was
+    overconfident, worse than a coin with two seats), and M.E.A.T.'s estimate
+    before the battle is even odds at equal vitality and favours the side with
+    more vitality, about e:1 per VALUE_SCALE_DRAFT points."""
+    from bestiary.games.meat import bots as meat_bots
+    from bestiary.games.monster_maker import bots as mm_bots
+
+    assert mm_bots.ODDS_SCALE[2] > mm_bots.ODDS_SCALE[3] > mm_bots.ODDS_SCALE_MANY
+    state = get_game("meat").new(2, seed=1)
+    state.quiet()
+    assert meat_bots.value_estimate(state) == [0.5, 0.5]  # type: ignore[arg-type]
+    state.vit[0] -= 9  # type: ignore[attr-defined]
+    odds = meat_bots.value_estimate(state)  # type: ignore[arg-type]
+    assert odds[0] < 0.5 < odds[1] and math.isclose(odds[1] + odds[0], 1.0)
+    assert math.isclose(odds[1] / odds[0], math.exp(9 / meat_bots.VALUE_SCALE_DRAFT), rel_tol=1e-6)
