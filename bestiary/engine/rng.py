@@ -74,11 +74,78 @@ class Dice:
         return f"{self.count}d{self.sides}{mod}"
 
 
+class _Snapshot(random.Random):
+    """A ``random.Random`` whose state is a snapshot (a ``getstate()`` tuple)
+    loaded only when it is first used: then it turns into a plain
+    ``random.Random`` in place (its class changes), with exactly the state of
+    the snapshot, so the numbers are the same as an eager copy's.
+
+    Why: ``getstate()`` builds 625 Python ints and ``setstate()`` reads them
+    back, about as long as a whole Teratozoic clone without them. A copy made
+    for a search usually never draws, and an RNG cloned many times without
+    drawing in between hands every copy the same immutable snapshot.
+
+    Every draw of ``random.Random`` goes through ``random()`` or
+    ``getrandbits()`` (``randrange``, ``shuffle``, ``sample``, ``choice`` …
+    are written on them); ``gauss`` keeps a value between calls, so it loads
+    first too; ``getstate`` answers from the snapshot (the trust audit's
+    fingerprints see the same state as an eager copy's); pickling and
+    ``copy.deepcopy`` give a plain ``random.Random``. Never constructed
+    through ``__init__`` (that would seed from the OS): use :meth:`of`.
+    """
+
+    @classmethod
+    def of(cls, state: tuple[Any, ...]) -> _Snapshot:
+        r = cls.__new__(cls)
+        r.__dict__["_state"] = state
+        return r
+
+    def snapshot(self) -> tuple[Any, ...]:
+        state: tuple[Any, ...] = self.__dict__["_state"]
+        return state
+
+    def _load(self) -> None:
+        # Called as ``_Snapshot._load(self)``: a method bound before the load
+        # (``randrange`` keeps ``self.getrandbits`` for a loop) may run after it.
+        if type(self) is _Snapshot:
+            state = self.__dict__.pop("_state")
+            self.__class__ = random.Random  # type: ignore[assignment]
+            random.Random.setstate(self, state)
+
+    def random(self) -> float:
+        _Snapshot._load(self)
+        return self.random()
+
+    def getrandbits(self, k: int, /) -> int:
+        _Snapshot._load(self)
+        return self.getrandbits(k)
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        _Snapshot._load(self)
+        return self.gauss(mu, sigma)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        _Snapshot._load(self)
+        self.seed(a, version)
+
+    def getstate(self) -> tuple[Any, ...]:
+        if type(self) is _Snapshot:
+            return self.snapshot()
+        return random.Random.getstate(self)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        _Snapshot._load(self)
+        self.setstate(state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return random.Random, (), self.getstate()
+
+
 class Rng:
     """A seeded RNG owned by one state. Same seed + same calls = same numbers.
 
     Wraps :class:`random.Random` (fast, and its state copies exactly, which
-    ``State.clone`` needs).
+    ``State.clone`` needs; :meth:`copy` copies it lazily).
     """
 
     __slots__ = ("_r", "seed")
@@ -89,12 +156,23 @@ class Rng:
 
     # Exact copies for clone(); a fresh stream for determinize().
     def copy(self) -> Rng:
+        """An exact copy: the same numbers follow in both, independently.
+
+        Copying is lazy (see :class:`_Snapshot`): both RNGs go on from one
+        immutable snapshot of the state, each loading it at its own first draw.
+        A copy that is never drawn from (most clones: a Teratozoic or
+        Monster Maker state draws only to shuffle or roll) costs one
+        ``getstate()``, and copies of an RNG not drawn from since cost nothing.
+        """
+        r = self._r
+        if type(r) is _Snapshot:
+            state = r.snapshot()  # not drawn from since its last copy: share it
+        else:
+            state = r.getstate()
+            self._r = _Snapshot.of(state)
         other = Rng.__new__(Rng)
         other.seed = self.seed
-        # Random() would first seed itself from os.urandom (most of a copy's
-        # cost); __new__ skips that, and setstate overwrites the whole state.
-        other._r = random.Random.__new__(random.Random)
-        other._r.setstate(self._r.getstate())
+        other._r = _Snapshot.of(state)
         return other
 
     def randrange(self, n: int) -> int:
