@@ -13,7 +13,13 @@ several processes need a PostgreSQL URL), with the per-client quotas raised
   and sent the update (an ``act`` then a ``ping``: the pong comes after);
 - errors: HTTP failures, error messages and dropped sockets;
 - RSS: each server process with its worker processes (peak and at the end);
+- CPU seconds used by this client and by each server process (the client
+  runs on the same machine: its share is the server's loss);
 - the machine's load average at the start and the end (``uptime``).
+
+The client is kept cheap: all-bot tables have no sockets (their ends are
+seen by listing the playing tables every few seconds), spectators list the
+tables only while they look for one to watch.
 
     python benchmarks/load.py --tables 100 --humans 10 --spectators 50 --seconds 60
     python benchmarks/load.py --game meat --tables 20 --json
@@ -32,6 +38,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import statistics
@@ -56,6 +63,7 @@ LIMITS = {
     "seconds": 600.0,
 }
 BESTIARY = Path(sys.executable).with_name("bestiary")
+LIST_EVERY = 5.0  # seconds between two listings of the playing tables (bot tables' ends)
 
 
 @dataclass
@@ -90,6 +98,20 @@ def _rss_kb(pid: int) -> int:
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])
     return total
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_s() -> float:
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    return use.ru_utime + use.ru_stime
 
 
 def start_server(
@@ -147,7 +169,7 @@ async def bot_tables(
                 continue
             running.add(r.json()["id"])
             created.append(r.json()["id"])
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(LIST_EVERY)
         page = await http.get("/api/tables", params={"status": "playing", "limit": 100})
         if page.status_code != 200:
             stats.error(f"list {page.status_code}")
@@ -325,6 +347,9 @@ async def spectators(
     tasks: set[asyncio.Task[None]] = set()
     while time.monotonic() < until:
         tasks = {t for t in tasks if not t.done()}
+        if len(tasks) >= n:  # everyone is watching: no listing needed
+            await asyncio.sleep(1.0)
+            continue
         page = await http.get("/api/tables", params={"status": "playing", "limit": 100})
         ids = [t["id"] for t in page.json()["tables"]] if page.status_code == 200 else []
         while ids and len(tasks) < n:
@@ -349,6 +374,8 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
     stats = Stats()
     limits = httpx.Limits(max_connections=200)
     load_before = _load()
+    cpu_before = _own_cpu_s()
+    server_cpu_before = [_cpu_s(p) for p in pids]
     base = bases[0]
     https = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
     async with contextlib.AsyncExitStack() as stack:
@@ -389,6 +416,8 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         ]
         results = await asyncio.gather(*tasks, return_exceptions=True)
         elapsed = time.monotonic() - started
+        client_cpu = _own_cpu_s() - cpu_before
+        server_cpu = [_cpu_s(p) - b for p, b in zip(pids, server_cpu_before, strict=True)]
         for res in results:
             if isinstance(res, BaseException):
                 stats.error(f"task {type(res).__name__}")
@@ -428,6 +457,8 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         "errors": stats.errors,
         "rss_mb_peak": [round(stats.rss_peak_kb.get(p, 0) / 1024, 1) for p in pids],
         "rss_mb_end": [round(_rss_kb(p) / 1024, 1) for p in pids],
+        "client_cpu_s": round(client_cpu, 1),
+        "server_cpu_s": [round(c, 1) for c in server_cpu],
         "load_before": load_before,
         "load_after": _load(),
     }

@@ -34,7 +34,9 @@ def run(
     if not server_log.handlers:
         server_log.addHandler(handler)
         server_log.setLevel(logging.INFO)
-    app = create_app(db, bot_delay=bot_delay, agents=agents, ray_address=ray_address)
+    app = create_app(
+        db, bot_delay=bot_delay, agents=agents, ray_address=ray_address, freeze_gc=True
+    )
     app.state.store.check()  # a clear error now rather than a trace at start-up
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     store = _safe(app.state.store.url)

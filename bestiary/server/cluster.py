@@ -107,13 +107,19 @@ class Cluster:
             await asyncio.sleep(self.lease_seconds / 3)
 
     async def sweep(self) -> None:
-        """Renew this process's leases, drop the ones lost, claim orphans."""
-        held = self.store.renew(self.lease_seconds)
-        for table_id in self.owned - held:
+        """Renew this process's leases, drop the ones lost, claim orphans.
+        The queries run on the store's threads: the event loop serves the
+        tables meanwhile."""
+        store = self.store
+        held = await store.run(store.renew, self.lease_seconds)
+        # A table created meanwhile is ours although the renewal did not see it.
+        lost = self.owned - held - await store.run(store.mine, list(self.owned - held))
+        for table_id in lost:
             self.on_lost(table_id)  # finished (its lease is deleted) or taken over
-        self.owned &= held
-        for table_id in self.store.orphans():
-            if self.claim(table_id):
+        self.owned -= lost
+        for table_id in await store.run(store.orphans):
+            if await store.run(store.claim, table_id, self.lease_seconds):
+                self.owned.add(table_id)
                 log.info("took over table %s", table_id)
                 try:
                     await self.on_claim(table_id)

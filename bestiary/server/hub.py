@@ -35,6 +35,7 @@ from .live import LiveTable, table_info
 from .raypool import RayPool
 from .seeds import new_seed
 from .store import SeatRow, Store, TableRow
+from .turns import BotTurns
 from .workers import Pool, WorkerPool
 
 log = logging.getLogger("bestiary.server")
@@ -74,6 +75,8 @@ class Hub:
         # (bots.operator_agents): seated by NAME, imported only from here.
         self.agents = dict(agents or {})
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
+        # One queue of bot steps for every table: bots are background work.
+        self.turns = BotTurns()
         # Bots think in local worker processes, or on Ray actors (serve --ray-address).
         self.bots: Pool = (
             RayPool(self.limits.bot_workers, "bot", ray_address)
@@ -88,6 +91,7 @@ class Hub:
         )
         self._created: dict[str, set[str]] = {}  # client (or IP) -> tables it created, maybe open
         self._sweeper: asyncio.Task[None] | None = None
+        self._creating: set[str] = set()  # tables being stored (counted as open)
         self.cluster: Cluster | None = None
         if store.shared:
             self.cluster = Cluster(
@@ -141,7 +145,7 @@ class Hub:
             return  # not loaded here: whoever loads it later reads the store
         if kind == "move":
             if n > table.moves:
-                await table.catch_up()
+                table.follow()  # in the background: the next notice need not wait
         else:
             await table.refresh()
             if table.row.status == "expired":
@@ -169,7 +173,14 @@ class Hub:
     # -- live tables ---------------------------------------------------------
     def _table(self, row: TableRow) -> LiveTable:
         table = LiveTable(
-            row, get_game(row.game), self.store, self.bot_delay, self.bots, self.limits, self.agents
+            row,
+            get_game(row.game),
+            self.store,
+            self.bot_delay,
+            self.bots,
+            self.limits,
+            self.agents,
+            turns=self.turns,
         )
         table.on_idle = self._forget
         table.runs_bots = self.owns(row.id)
@@ -184,6 +195,23 @@ class Hub:
             self.live.move_to_end(table_id)
             return table
         row = self.store.load_table(table_id)
+        if row is None:
+            raise NotFound(f"no table {table_id[:40]!r}")
+        if row.status == "expired":
+            raise NotFound(f"table {table_id} expired before anyone joined it")
+        return self._table(row)
+
+    async def get_async(self, table_id: str) -> LiveTable:
+        """:meth:`get`, loading a table that is not live off the event loop
+        on PostgreSQL."""
+        table = self.live.get(table_id)
+        if table is not None or not self.store.shared:
+            return self.get(table_id)
+        row = await self.store.run(self.store.load_table, table_id)
+        table = self.live.get(table_id)  # loaded meanwhile by someone else
+        if table is not None:
+            self.live.move_to_end(table_id)
+            return table
         if row is None:
             raise NotFound(f"no table {table_id[:40]!r}")
         if row.status == "expired":
@@ -262,6 +290,51 @@ class Hub:
         client's quota) before anything is stored; raise the engine's error
         naming what is allowed. A ``seed`` is taken as given (remote clients
         may only bring one for a solo table: the API checks) and marked."""
+        row = self._new_row(game_id, seats, variant, options, seed, client, turn_seconds, ip)
+        try:
+            self._store_new(row)
+        finally:
+            self._creating.discard(row.id)
+        return self._register(row)
+
+    async def create_async(
+        self,
+        game_id: str,
+        seats: list[Mapping[str, Any]],
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        client: str = "",
+        turn_seconds: int | None = None,
+        ip: str = "",
+    ) -> LiveTable:
+        """:meth:`create`, with the store's write off the event loop on
+        PostgreSQL (the loop would otherwise wait for the database)."""
+        row = self._new_row(game_id, seats, variant, options, seed, client, turn_seconds, ip)
+        try:
+            await self._db(self._store_new, row)
+        finally:
+            self._creating.discard(row.id)
+        return self._register(row)
+
+    async def _db(self, fn: Any, *args: Any) -> Any:
+        """A store call: on the store's threads with PostgreSQL, inline with SQLite."""
+        if self.store.shared:
+            return await self.store.run(fn, *args)
+        return fn(*args)
+
+    def _new_row(
+        self,
+        game_id: str,
+        seats: list[Mapping[str, Any]],
+        variant: str | None,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        client: str,
+        turn_seconds: int | None,
+        ip: str,
+    ) -> TableRow:
+        """A new table's row, checked (game, seats, options, quota), not stored yet."""
         game = get_game(game_id)
         options = dict(options or {})
         # A remote client must never make the server read a file of its choosing.
@@ -303,19 +376,36 @@ class Hub:
             seed_chosen=chosen,
             turn_seconds=turn_seconds,
         )
+        for key in {client, ip} - {""}:  # counted at once: a creation under way is open
+            self._created.setdefault(key, set()).add(row.id)
+        self._creating.add(row.id)
+        return row
+
+    def _store_new(self, row: TableRow) -> None:
         if self.cluster is not None:  # a new table: its creator's process runs it
             self.store.create_table(row, lease_seconds=self.cluster.lease_seconds)
-            self.cluster.owned.add(row.id)
         else:
             self.store.create_table(row)
-        for key in {client, ip} - {""}:
-            self._created.setdefault(key, set()).add(row.id)
+
+    def _register(self, row: TableRow) -> LiveTable:
+        if self.cluster is not None:
+            self.cluster.owned.add(row.id)
         table = self._table(row)
         table.wake_bots()
         return table
 
     def _open(self, key: str) -> int:
-        mine = {t for t in self._created.pop(key, set()) if self._is_open(t)}
+        held = self._created.pop(key, set())
+        # Tables that are not live here: their status in one query (several processes).
+        away = {t for t in held if t not in self._creating and t not in self.live}
+        if self.cluster is None:
+            away = set()  # with one process an unfinished table is always live
+        stored = self.store.statuses(away) if away else {}
+        mine = {
+            t
+            for t in held
+            if (stored.get(t) in ("waiting", "playing") if t in away else self._is_open(t))
+        }
         if mine:
             self._created[key] = mine
         return len(mine)
@@ -383,6 +473,8 @@ class Hub:
         return seat
 
     def _is_open(self, table_id: str) -> bool:
+        if table_id in self._creating:
+            return True
         table = self.live.get(table_id)
         if table is not None:
             return table.row.status in ("waiting", "playing")
@@ -393,6 +485,26 @@ class Hub:
     def join(self, table_id: str, seat: int | None, name: str | None) -> tuple[int, str]:
         """Take a free human seat (the first one if ``seat`` is None): (seat, token)."""
         table = self.get(table_id)
+        seat, token = self._seat_to_take(table, seat)
+        if not self.store.take_seat(table_id, seat, name, token_hash(token)):
+            raise Conflict(f"seat {seat} was just taken")
+        table.seat_taken(seat, name)
+        return seat, token
+
+    async def join_async(
+        self, table_id: str, seat: int | None, name: str | None
+    ) -> tuple[int, str]:
+        """:meth:`join`, with the store's calls off the event loop on PostgreSQL."""
+        table = await self.get_async(table_id)
+        seat, token = self._seat_to_take(table, seat)
+        if not await self._db(self.store.take_seat, table_id, seat, name, token_hash(token)):
+            raise Conflict(f"seat {seat} was just taken")
+        table = self.live.get(table_id) or table
+        table.seat_taken(seat, name)
+        return seat, token
+
+    def _seat_to_take(self, table: LiveTable, seat: int | None) -> tuple[int, str]:
+        table_id = table.id
         free = table.free_seats()
         if seat is None:
             if not free:
@@ -404,16 +516,15 @@ class Hub:
             raise Conflict(
                 f"seat {seat} is not free; free seats: {', '.join(map(str, free)) or 'none'}"
             )
-        token = secrets.token_urlsafe(32)
-        if not self.store.take_seat(table_id, seat, name, token_hash(token)):
-            raise Conflict(f"seat {seat} was just taken")
-        table.seat_taken(seat, name)
-        return seat, token
+        return seat, secrets.token_urlsafe(32)
 
     def seat_of(self, table_id: str, token: str) -> int | None:
         return self.store.seat_of_token(table_id, token_hash(token))
 
-    def list(
+    async def seat_of_async(self, table_id: str, token: str) -> int | None:
+        return await self._db(self.store.seat_of_token, table_id, token_hash(token))
+
+    async def list(
         self,
         status: str | None,
         *,
@@ -422,9 +533,13 @@ class Hub:
         limit: int = 50,
         offset: int = 0,
     ) -> tuple[list[dict[str, Any]], int]:
-        rows, total = self.store.list_tables(
-            status, game=game, free=free, limit=limit, offset=offset
-        )
+        """One page of the lobby. On PostgreSQL the query runs on the store's
+        threads: the event loop does not wait for the database server."""
+        query = (self.store.list_tables, status, game, free, limit, offset)
+        if self.store.shared:
+            rows, total = await self.store.run(*query)
+        else:
+            rows, total = query[0](*query[1:])
         out = []
         for row in rows:
             live = self.live.get(row.id)

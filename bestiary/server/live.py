@@ -40,6 +40,7 @@ from .jobs import bot_move, bot_seed
 from .messages import error, seat_update
 from .seeds import commitment
 from .store import MoveTaken, Store, TableRow
+from .turns import BotTurns
 from .workers import Pool
 
 log = logging.getLogger("bestiary.server")
@@ -86,8 +87,12 @@ class LiveTable:
         pool: Pool | None = None,
         limits: Limits | None = None,
         agents: Mapping[str, str] | None = None,
+        turns: BotTurns | None = None,
     ) -> None:
         self.row, self.game, self.store = row, game, store
+        # The server's queue of bot steps (background work, see turns.py);
+        # a table of its own when none is shared.
+        self.turns = turns if turns is not None else BotTurns()
         self.bot_delay = bot_delay
         self.pool = pool
         self.limits = limits or Limits()
@@ -97,6 +102,8 @@ class LiveTable:
         self.bot_task: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
         self.on_idle: Callable[[LiveTable], None] | None = None
+        self._follower: asyncio.Task[None] | None = None  # catching up after notices
+        self._behind = False
         # Whether this process runs the bots and the turn timer: always with
         # one process; with several, only the holder of the table's lease.
         self.runs_bots = True
@@ -257,6 +264,26 @@ class LiveTable:
         raise IllegalAction("the table changed too often meanwhile; send the move again")
 
     # -- several processes: catching up with the store -------------------------
+    def follow(self) -> None:
+        """Another process stored moves here: catch up in the background. One
+        catch-up runs at a time per table; notices that arrive meanwhile make
+        it look once more (it reads every move it lacks), so a busy table
+        costs one query per look, not one per notice, and notices of other
+        tables never wait for this one's."""
+        self._behind = True
+        if self._follower is None:
+            self._follower = asyncio.get_running_loop().create_task(self._follow())
+
+    async def _follow(self) -> None:
+        try:
+            while self._behind:
+                self._behind = False
+                await self.catch_up()
+        except Exception:
+            log.exception("could not follow table %s", self.id)
+        finally:
+            self._follower = None
+
     async def catch_up(self) -> None:
         """Apply the moves other processes stored since this replica's last,
         and tell this process's sockets."""
@@ -284,11 +311,18 @@ class LiveTable:
                         self.disconnect(conn)
         self.wake_bots()
 
+    def people_here(self) -> bool:
+        """Whether a person plays here through this process (their table's
+        store calls go first: see ``Store.run``)."""
+        return any(conn.seat is not None for conn in self.connections)
+
     async def _catch_up_locked(self, quiet: bool = False) -> int:
         """Under the lock: the stored moves this replica lacks, applied; how
         many. A history that does not replay here is reloaded whole."""
         if self.store.shared:  # a query: on the store's threads, not the event loop
-            fresh = await self.store.run(self.store.moves_from, self.id, self.moves)
+            fresh = await self.store.run(
+                self.store.moves_from, self.id, self.moves, urgent=self.people_here()
+            )
         else:
             fresh = self.store.moves_from(self.id, self.moves)
         if not fresh:
@@ -324,7 +358,7 @@ class LiveTable:
                 conn.send(error("you resigned: a bot plays this seat now; you are watching"))
                 self.resend(conn)
 
-    async def _apply(self, seat: int, text: str) -> str:
+    async def _apply(self, seat: int, text: str, person: bool = True) -> str:
         """Under the lock: check, record and apply one move, then tell everyone.
         Nobody hears of a move before it is committed; MoveTaken (state
         unchanged) if another process already stored a move of that number."""
@@ -338,7 +372,7 @@ class LiveTable:
         n = self.moves
         before = self.state.event_count()
         if self.store.shared:
-            await self._apply_shared(seat, action, canonical, n)
+            await self._apply_shared(seat, action, canonical, n, person)
         else:
             self._apply_local(seat, action, canonical, n)
         self.row.moves.append((seat, canonical))
@@ -365,7 +399,9 @@ class LiveTable:
             self._reload(f"could not record move {n}")
             raise
 
-    async def _apply_shared(self, seat: int, action: Any, canonical: str, n: int) -> None:
+    async def _apply_shared(
+        self, seat: int, action: Any, canonical: str, n: int, person: bool = True
+    ) -> None:
         """PostgreSQL: the move is applied to a copy of the state, written and
         committed in one call on a store thread (the event loop never waits
         for the database's disk, and a connection is held only while the
@@ -374,7 +410,9 @@ class LiveTable:
         state.apply(seat, action)  # IllegalAction: nothing written, state unchanged
         result = state.result.to_json() if state.over and state.result is not None else None
         try:
-            await self.store.run(self.store.write_move, self.id, n, seat, canonical, result)
+            await self.store.run(
+                self.store.write_move, self.id, n, seat, canonical, result, urgent=person
+            )
         except MoveTaken:
             raise
         except Exception:
@@ -458,12 +496,20 @@ class LiveTable:
                 n = self.moves
                 if seat not in self.state.to_act():
                     continue
+                # Background work: wait for a bot turn before each step that
+                # holds the event loop (people's messages are read between two).
+                await self.turns.wait()
+                if self.moves != n or seat not in self.state.to_act():
+                    continue
+                inline = self._decides_inline(seat)
                 text = await self._bot_decision(seat)
+                if not inline:  # it thought in a worker: queue again to apply
+                    await self.turns.wait()
                 async with self.lock:
                     if self.moves != n or seat not in self.state.to_act():
                         continue
                     try:
-                        await self._apply(seat, text)
+                        await self._apply(seat, text, person=False)
                     except MoveTaken:  # another process stored a move first
                         await self._catch_up_locked()
                         continue
@@ -476,6 +522,12 @@ class LiveTable:
             log.exception("the bots of table %s stopped; again in 2 s", self.id)
             self.bot_task = None
             asyncio.get_running_loop().call_later(2.0, self.wake_bots)
+
+    def _decides_inline(self, seat: int) -> bool:
+        """Whether the seat's bot decides on the event loop (no awaiting)."""
+        agent = self.row.seats[seat].agent
+        spec = playable(self.game, agent, self.limits.max_iterations, self.agents)
+        return spec == "random" or self.pool is None
 
     async def _bot_decision(self, seat: int, agent: str | None = None) -> str:
         """The bot's move for ``seat``: its own bot, or ``agent`` (a person's
@@ -516,6 +568,8 @@ class LiveTable:
             self.timer = None
 
     async def close(self) -> None:
+        if self._follower is not None:
+            self._follower.cancel()
         if self.timer is not None:
             self.timer.cancel()
         if self.bot_task is not None:

@@ -31,7 +31,8 @@ from ..engine.errors import BadInput
 from .schema import leases, moves, seats, tables
 
 CHANNEL = "bestiary"  # the NOTIFY channel of table changes
-STORE_THREADS = 8  # threads that write moves to PostgreSQL
+STORE_THREADS = 8  # threads that write bots' moves to PostgreSQL
+PEOPLE_THREADS = 4  # threads of their own for people's moves (never queued behind bots)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -152,8 +153,9 @@ class Store:
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"timeout": 30}
         else:  # the store's threads and the event loop's own reads
-            kwargs.update(pool_size=STORE_THREADS + 4, max_overflow=8)
+            kwargs.update(pool_size=STORE_THREADS + PEOPLE_THREADS + 4, max_overflow=8)
         self._threads: ThreadPoolExecutor | None = None
+        self._people: ThreadPoolExecutor | None = None
         try:
             self.engine: Engine = sa.create_engine(url, **kwargs)
         except ImportError as exc:
@@ -195,8 +197,9 @@ class Store:
             raise BadInput(f"cannot open the database: {reason}") from None
 
     def dispose(self) -> None:
-        if self._threads is not None:
-            self._threads.shutdown(wait=True)
+        for threads in (self._threads, self._people):
+            if threads is not None:
+                threads.shutdown(wait=True)
         self.engine.dispose()
 
     def _notify(self, conn: sa.Connection, kind: str, table_id: str, n: int = 0) -> None:
@@ -283,7 +286,6 @@ class Store:
     def list_tables(
         self,
         status: str | None = None,
-        *,
         game: str | None = None,
         free: bool | None = None,
         limit: int = 50,
@@ -457,15 +459,47 @@ class Store:
         self, table_id: str, n: int, seat: int, action: str, result: dict[str, Any] | None
     ) -> None:
         """Write and commit move ``n`` (with the result if it ended the game)
-        in one go; MoveTaken, nothing written, if the number is taken."""
-        self.begin_move(table_id, n, seat, action).commit(result)
+        in one go; MoveTaken, nothing written, if the number is taken.
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        On PostgreSQL a move that does not end the game is one statement in
+        its own transaction (the insert and its NOTIFY, which is sent only if
+        the insert commits): one round trip to the database instead of four
+        (begin, insert, notify, commit)."""
+        if result is not None or not self.shared:
+            self.begin_move(table_id, n, seat, action).commit(result)
+            return
+        payload = f"{self.node} move {table_id} {n + 1}"
+        params = {
+            "t": table_id,
+            "n": n,
+            "s": seat,
+            "a": action,
+            "c": _now(),
+            "ch": CHANNEL,
+            "p": payload,
+        }
+        try:
+            with self.engine.connect() as conn:
+                conn.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
+                    _INSERT_MOVE, params
+                )
+        except sa.exc.IntegrityError:
+            raise MoveTaken(f"move {n} of table {table_id} is already stored") from None
+
+    async def run(self, fn: Callable[..., Any], *args: Any, urgent: bool = False) -> Any:
         """A store call on one of the store's threads (PostgreSQL: a commit
-        waits for the server's disk; the event loop must not)."""
-        if self._threads is None:
-            self._threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="store")
-        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+        waits for the server's disk; the event loop must not). ``urgent``: a
+        person waits for it (their move, their table catching up): it runs on
+        threads of its own, never queued behind a burst of bots' moves."""
+        if urgent:
+            if self._people is None:
+                self._people = ThreadPoolExecutor(PEOPLE_THREADS, thread_name_prefix="store-people")
+            threads = self._people
+        else:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="store")
+            threads = self._threads
+        return await asyncio.get_running_loop().run_in_executor(threads, fn, *args)
 
     @contextmanager
     def recording_move(
@@ -550,6 +584,21 @@ class Store:
                 )
             }
 
+    def mine(self, table_ids: Iterable[str]) -> set[str]:
+        """Which of these tables' leases this process holds now."""
+        ids = list(table_ids)
+        if not ids:
+            return set()
+        with self.engine.connect() as conn:
+            return {
+                r.table_id
+                for r in conn.execute(
+                    sa.select(leases.c.table_id).where(
+                        leases.c.owner == self.node, leases.c.table_id.in_(ids)
+                    )
+                )
+            }
+
     def release(self, table_ids: Iterable[str] | None = None) -> None:
         """Give up leases (all of this process's by default): another process
         takes them over at its next look for orphans."""
@@ -575,6 +624,15 @@ class Store:
                     .limit(limit)
                 )
             ]
+
+
+# A move and its notice in one statement (PostgreSQL): the notice goes out
+# only if the insert commits, like the one sent in a longer transaction.
+_INSERT_MOVE = (
+    "WITH m AS (INSERT INTO moves (table_id, n, seat, action, created_at) "
+    "VALUES (%(t)s, %(n)s, %(s)s, %(a)s, %(c)s) RETURNING n) "
+    "SELECT pg_notify(%(ch)s, %(p)s) FROM m"
+)
 
 
 def _lease_end(seconds: float) -> Any:

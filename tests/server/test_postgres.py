@@ -93,3 +93,38 @@ def test_a_move_number_is_written_once(pg_url: str) -> None:
         with pytest.raises(MoveTaken), store.recording_move(t["id"], 0, 1, "bid 2"):
             pass
         assert store.load_table(t["id"]).moves == [(0, "bid 1")]
+
+
+def test_a_move_written_in_one_statement_is_stored_announced_and_written_once(
+    pg_url: str,
+) -> None:
+    """``write_move`` (the store threads' path): the move is stored, its notice
+    reaches a listener, and a second writer of the number gets MoveTaken with
+    nothing written."""
+    import psycopg
+
+    from bestiary.server.store import CHANNEL, MoveTaken
+
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        t = create(client, seats=["human", "human"], seed=1)
+        store = client.app.state.store  # type: ignore[attr-defined]
+        with psycopg.connect(pg_url, autocommit=True) as ear:
+            ear.execute(f"LISTEN {CHANNEL}")
+            store.write_move(t["id"], 0, 0, "bid 1", None)
+            with pytest.raises(MoveTaken):
+                store.write_move(t["id"], 0, 1, "bid 2", None)
+            notes = [n.payload for n in ear.notifies(timeout=5, stop_after=1)]
+        assert store.load_table(t["id"]).moves == [(0, "bid 1")]
+        assert notes == [f"{store.node} move {t['id']} 1"]
+
+
+def test_lobby_joining_and_hello_work_with_the_store_off_the_event_loop(pg_url: str) -> None:
+    """Creating, listing, joining and saying hello on PostgreSQL (their store
+    calls run on the store's threads) behave as before."""
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        t = create(client, seats=["human", "random"])
+        listed = client.get("/api/tables", params={"status": "waiting"}).json()
+        assert t["id"] in {x["id"] for x in listed["tables"]}
+        token = join(client, t["id"], 0)
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            assert hello(ws, token)["seat"] == 0

@@ -1,0 +1,57 @@
+"""Bots are background work: one bot step per turn of the event loop.
+
+Every bot of every table waits here before it uses the event loop for more
+than a moment (deciding inline, applying and storing a move, building the
+updates). :class:`BotTurns` lets them through one at a time, each in its own
+iteration of the loop, and the loop polls its sockets between two iterations.
+So a person's ``act`` that arrives while hundreds of bot timers fall due
+together is read and applied after at most one bot step, instead of behind
+the whole burst (the bots' timers all fire in one iteration otherwise, and
+each step runs to its next ``await`` before the loop looks at a socket).
+
+When the bots want more of the CPU than there is, they queue here and move
+later than their ``bot_delay``: the people's moves keep their pace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+
+class BotTurns:
+    """A first-come first-served queue of bot steps, released one per loop
+    iteration (``call_soon``: the loop polls I/O before it runs the next)."""
+
+    def __init__(self) -> None:
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._scheduled = False
+        self.granted = 0  # turns given so far (for tests and curiosity)
+
+    def __len__(self) -> int:
+        return sum(not f.done() for f in self._waiting)
+
+    async def wait(self) -> None:
+        """Return when it is this bot's turn to use the loop."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._waiting.append(fut)
+        self._kick(loop)
+        await fut  # cancelled (table closed): the next in line is released instead
+
+    def _kick(self, loop: asyncio.AbstractEventLoop) -> None:
+        if not self._scheduled and self._waiting:
+            self._scheduled = True
+            loop.call_soon(self._release, loop)
+
+    def _release(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._scheduled = False
+        while self._waiting:
+            fut = self._waiting.popleft()
+            if not fut.done():  # a cancelled waiter gives its turn to the next
+                fut.set_result(None)
+                self.granted += 1
+                break
+        # The next turn in the next iteration: the woken bot runs in this
+        # one's successor, and the sockets are polled before the one after.
+        self._kick(loop)

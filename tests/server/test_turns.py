@@ -1,0 +1,149 @@
+"""Bots are background work: their steps take turns, one per iteration of the
+event loop, so what people sent is read between two bot steps."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from bestiary.server import create_app
+from bestiary.server.store import STORE_THREADS, Store, database_url
+from bestiary.server.turns import BotTurns
+
+from .conftest import create
+
+
+def test_bot_turns_let_other_work_run_between_two_bot_steps() -> None:
+    """Twenty bots due at once do not run back to back: work that became
+    ready meanwhile (a person's message) runs after the first of them."""
+    order: list[str] = []
+
+    async def main() -> None:
+        turns = BotTurns()
+
+        async def bot(i: int) -> None:
+            await turns.wait()
+            order.append(f"bot{i}")
+
+        bots = [asyncio.create_task(bot(i)) for i in range(20)]
+        await asyncio.sleep(0)  # every bot is queued now
+        asyncio.get_running_loop().call_soon(order.append, "person")
+        await asyncio.gather(*bots)
+        assert turns.granted == 20
+
+    asyncio.run(main())
+    assert sorted(order) == sorted(["person", *(f"bot{i}" for i in range(20))])
+    assert order.index("person") <= 1, order
+
+
+def test_a_cancelled_bot_gives_its_turn_to_the_next() -> None:
+    async def main() -> list[int]:
+        turns = BotTurns()
+        done: list[int] = []
+
+        async def bot(i: int) -> None:
+            await turns.wait()
+            done.append(i)
+
+        tasks = [asyncio.create_task(bot(i)) for i in range(3)]
+        await asyncio.sleep(0)
+        tasks[0].cancel()
+        await asyncio.gather(*tasks[1:])
+        return done
+
+    assert asyncio.run(main()) == [1, 2]
+
+
+def test_every_bot_move_waits_for_a_turn(db_path: str) -> None:
+    """The bots of a table move only through the server's queue of bot turns."""
+    with TestClient(create_app(db_path, bot_delay=0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        t = create(client, seats=["random", "random"])
+
+        async def wait_end() -> int:
+            for _ in range(2000):
+                if hub.info(t["id"])["status"] == "finished":
+                    break
+                await asyncio.sleep(0.01)
+            return int(hub.turns.granted)
+
+        granted = client.portal.call(wait_end)  # type: ignore[union-attr]
+        moves = len(hub.row(t["id"]).moves)
+        assert hub.info(t["id"])["status"] == "finished"
+        assert granted >= moves > 0
+
+
+def test_people_store_calls_do_not_queue_behind_busy_bot_threads(tmp_path: Path) -> None:
+    """With every bot thread of the store busy, a person's store call
+    (``urgent``) still runs at once on the people's threads."""
+    store = Store(database_url(str(tmp_path / "s.sqlite3")))
+    release = asyncio.Event()
+
+    async def main() -> str:
+        loop = asyncio.get_running_loop()
+
+        def blocked() -> None:
+            asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+
+        bots = [asyncio.ensure_future(store.run(blocked)) for _ in range(STORE_THREADS + 2)]
+        await asyncio.sleep(0.05)
+        try:
+            return str(await asyncio.wait_for(store.run(lambda: "moved", urgent=True), 10))
+        finally:
+            release.set()
+            await asyncio.gather(*bots)
+
+    try:
+        assert asyncio.run(main()) == "moved"
+    finally:
+        store.dispose()
+
+
+def test_serving_freezes_what_lives_as_long_as_the_process(db_path: str) -> None:
+    """``bestiary serve`` (``freeze_gc``): once started, the program's own
+    objects are out of the collector's walks and young collections are rarer."""
+    before = gc.get_threshold()
+    gc.unfreeze()
+    try:
+        with TestClient(create_app(db_path, bot_delay=0, freeze_gc=True)):
+            assert gc.get_freeze_count() > 0
+            assert gc.get_threshold()[0] >= 10_000
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+def test_an_app_for_tests_leaves_the_collector_alone(db_path: str) -> None:
+    before = gc.get_threshold()
+    with TestClient(create_app(db_path, bot_delay=0)):
+        assert gc.get_threshold() == before
+
+
+def test_notices_of_a_table_coalesce_into_one_catch_up_at_a_time(db_path: str) -> None:
+    """Another process's notices (several processes): a table catches up in the
+    background, once for a burst of notices, and once more for a notice that
+    arrives while it catches up."""
+    with TestClient(create_app(db_path, bot_delay=0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        t = create(client, seats=["human", "random"])
+        table = hub.live[t["id"]]
+        calls: list[int] = []
+
+        async def counting() -> None:
+            calls.append(1)
+            if len(calls) == 1:
+                table.follow()  # a notice while catching up: one more look
+            await asyncio.sleep(0.01)
+
+        async def run() -> None:
+            table.catch_up = counting
+            for _ in range(5):
+                table.follow()
+            while table._follower is not None:
+                await asyncio.sleep(0.01)
+
+        client.portal.call(run)  # type: ignore[union-attr]
+        assert len(calls) == 2
