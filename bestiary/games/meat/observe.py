@@ -40,7 +40,8 @@ from typing import Any
 from ...agents.features import Layout, Writer, index_of
 from ...engine.ruleset import Ruleset
 from .cards import LANES, load_cards
-from .rules import PHASE_NAMES, MeatRules
+from .phases import PHASE_NAMES
+from .ruleset import MeatRules
 
 SLOT = 9  # per-creature scalars before the card one-hot
 

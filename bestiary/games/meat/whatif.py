@@ -26,11 +26,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from bestiary.engine import BadInput, UnknownCard
+from bestiary.engine.protocol import Game
 from bestiary.i18n import N_, domain
 
 from .cards import KEYWORDS, LANES, keyword_names
 from .describe import describe
-from .rules import P_ACTIVATION, MeatRules, MeatState
+from .rules import P_ACTIVATION, MeatState
+from .ruleset import MeatRules
 
 _ = domain("meat", __file__)
 ngettext = _.ngettext
@@ -44,12 +46,11 @@ _MODS = ("attack", "defence", "damage")
 _SPEC_KEYS = {"card", *_MODS, "keywords"}
 
 
-def what_if(payload: Mapping[str, Any], rules: MeatRules) -> dict[str, Any]:
-    """Run the battle ``payload`` describes; BadInput says the expected shape."""
+def what_if(game: Game, payload: Mapping[str, Any], rules: MeatRules) -> dict[str, Any]:
+    """Run the battle ``payload`` describes on a real two-seat state of
+    ``game``; BadInput says the expected shape."""
     sides = _sides(payload)
-    from . import GAME  # the package's Game, for a real state
-
-    st = MeatState(GAME, 2, 0, rules)
+    st = MeatState(game, 2, 0, rules)
     st.leader = [-1, -1]
     st.phase = P_ACTIVATION
     used: set[int] = set()

@@ -34,7 +34,7 @@ from .describe import (
     with_gold,
     worth,
 )
-from .rules import TRAP_LOSS
+from .phases import TRAP_LOSS
 
 _ = domain("monster_maker", __file__)
 

@@ -1,5 +1,5 @@
 """The taxonomy rules as data: every option of rules v0.2 and its v0.1
-variant (``__init__.py`` names the two variants)."""
+variant, and the two variants by name."""
 
 from __future__ import annotations
 
@@ -55,3 +55,10 @@ class TaxonomyRules(Ruleset):
 
     def scoring_table(self) -> ScoringTable:
         return load_scoring(self.scoring)
+
+
+V02 = TaxonomyRules()
+# Rules v0.1: no loyal nature, orphans only from types, a set of 8 orphans
+# scores 12, one round (reading 8).
+V01 = TaxonomyRules(rounds=1, loyal=False, beastman_orphans=False, orphan_eight="eight")
+VARIANTS = {"v0.2": V02, "v0.1": V01}

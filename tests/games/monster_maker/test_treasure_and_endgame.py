@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bestiary.games.monster_maker import GAME
 from bestiary.games.monster_maker.describe import describe
-from bestiary.games.monster_maker.rules import BACK, DEAD, HOME, OUT, MonsterMakerState
+from bestiary.games.monster_maker.phases import BACK, DEAD, HOME, OUT
+from bestiary.games.monster_maker.rules import MonsterMakerState
 
 from .mm_helpers import at_treasure, cid, dice, do, give, last, legal_texts, table, tid, walk
 

@@ -1,0 +1,121 @@
+"""What one seat may see of a Monster Maker table: its own hand and hidden
+treasures; of the others only counts, OPEN treasures and what is on the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import MonsterMakerBoard
+from .phases import OUT, PROMPTS, STATUS
+
+
+# ------------------------------------------------------------ information
+def build_view(self: MonsterMakerBoard, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may know it (None: a spectator). Others' hands and
+    un-OPEN treasures appear only as counts. ``hand_labels`` / ``hand_cards``
+    give the seat's cards with strengths under the rules in force (Sleep
+    errata); ``players[s].rolled`` what each banked dice treasure rolled;
+    ``victory`` how the result is counted; ``final`` the result with every
+    seat's gold breakdown."""
+    cs = self.cs
+    cn = [c.name for c in cs.cards]
+    tn = [t.name for t in cs.treasures]
+    players = []
+    for s in range(self.players):
+        shown = [tn[t] for t in self.held[s] if t in self.shown[s]]
+        players.append(
+            {
+                "seat": s,
+                "status": STATUS[self.status[s]],
+                "corridors_out": [cs.cards[c].value for c in self.out[s]],
+                "distance_out": self.dist_out[s],
+                "corridors_back": [cs.cards[c].value for c in self.back[s]],
+                "distance_back": self.dist_back[s],
+                "return_target": self.target(s) if self.status[s] != OUT else None,
+                "monster": cn[self.monster[s]] if self.monster[s] >= 0 else None,
+                "monster_strength": cs.cards[self.monster[s]].value
+                if self.monster[s] >= 0
+                else None,
+                "monster_type": (cs.cards[self.monster[s]].mtype or None)
+                if self.monster[s] >= 0
+                else None,
+                "hand_size": len(self.hands[s]),
+                "open_treasures": shown,
+                "hidden_treasures": len(self.held[s]) - len(shown),
+                "secret_door_waiting": self.door_open[s],
+                "battle_penalty": self.battle_penalty(s),
+                "banked": [tn[t] for t in self.banked[s]],
+                # What each dice-valued banked treasure rolled (once, kept).
+                "rolled": [
+                    [tn[t], self.gold_rolled[t]] for t in self.banked[s] if t in self.gold_rolled
+                ],
+                "worthless": [tn[t] for t in self.banked[s] + self.held[s] if t in self.worthless],
+                "prizes": [cs.prizes[p].name for p in self.prizes[s]],
+                "dungeon_wins": self.dungeon_wins[s],
+            }
+        )
+    v: dict[str, Any] = {
+        "dungeon": self.dungeon,
+        "treasure_room": self.room,
+        "turn": self.turn,
+        "phase": self.phase,
+        "endgame": self.endgame,
+        "draw_pile": len(self.deck),
+        "discard_pile": [cn[c] for c in self.discard],
+        "treasure_pile": len(self.treasure_pile),
+        "prize_pile": len(self.prize_pile),
+        "players": players,
+        "trap": cn[self.trap] if self.trap >= 0 else None,
+        "to_lose": self.to_lose if self.phase == "trap" else 0,
+        "battle": [
+            {
+                "card": cn[c],
+                "spell": cn[self.spell_of[i]] if self.spell_of[i] >= 0 else None,
+                "weapon": tn[self.weapon_of[i]] if self.weapon_of[i] >= 0 else None,
+            }
+            for i, c in enumerate(self.party)
+        ],
+        "fallen": [cn[c] for c in self.fallen],
+        "charmed": cn[self.charmed] if self.charmed >= 0 else None,
+        "seat": seat,
+        # Who owes a decision now, and what the seat is asked (as in the
+        # other games' views; "" when it is not this seat's decision).
+        "to_act": list(self.to_act()),
+        "prompt": PROMPTS.get(self.phase, "") if seat in self.to_act() else "",
+        "hand": sorted(cn[c] for c in self.hands[seat]) if seat is not None else None,
+        # Labels and strengths under the rules in force (the Sleep errata).
+        "hand_labels": sorted(cs.cards[c].label(self.strength[c]) for c in self.hands[seat])
+        if seat is not None
+        else None,
+        "hand_cards": hand_cards(self, seat) if seat is not None else None,
+        "victory": self.rules.victory,
+        "my_treasures": [tn[t] for t in self.held[seat]] if seat is not None else None,
+        "final": self.final,
+    }
+    if self.rules.traps_face_up:
+        trap = set(cs.of_kind["trap"])
+        d = self.deck
+        v["traps_in_draw_pile_at"] = [
+            len(d) - 1 - i for i in range(len(d) - 1, -1, -1) if d[i] in trap
+        ]
+    return v
+
+
+def hand_cards(self: MonsterMakerBoard, seat: int) -> list[dict[str, Any]]:
+    """The seat's hand as data for the web page, strengths as the rules roll them."""
+    out = []
+    for c in sorted(self.hands[seat], key=lambda c: self.cs.cards[c].name):
+        card = self.cs.cards[c]
+        st = self.strength[c]
+        out.append(
+            {
+                "name": card.name,
+                "kind": card.kind,
+                "value": card.value if card.kind in ("corridor", "monster") else None,
+                "strength": str(st) if st is not None else None,
+                "type": card.mtype or None,
+                "abilities": sorted(card.abilities),
+            }
+        )
+    return out
