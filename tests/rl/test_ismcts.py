@@ -386,3 +386,25 @@ def test_fitted_estimates_are_flatter_where_the_fit_said_so() -> None:
     odds = meat_bots.value_estimate(state)  # type: ignore[arg-type]
     assert odds[0] < 0.5 < odds[1] and math.isclose(odds[1] + odds[0], 1.0)
     assert math.isclose(odds[1] / odds[0], math.exp(9 / meat_bots.VALUE_SCALE_DRAFT), rel_tol=1e-6)
+
+
+def test_fit_value_scores_an_estimate_against_the_winners(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``k`` sharpens (k > 1) or flattens (k < 1) the chances; the loss of a sure,
+    right estimate is 0 and of a coin log 2; a run prints one JSON row per stage."""
+    import json
+
+    from bestiary.agents.fit_value import main, winner_loss
+
+    coin = [math.log(0.5), math.log(0.5)]
+    assert math.isclose(winner_loss(coin, [0], 1.0), math.log(2))
+    assert math.isclose(winner_loss(coin, [0], 3.0), math.log(2))  # a coin stays a coin
+    sure = [math.log(0.9), math.log(0.1)]
+    assert winner_loss(sure, [0], 3.0) < winner_loss(sure, [0], 1.0) < winner_loss(sure, [1], 1.0)
+    main(["meat", "--players", "2", "--games", "3", "--every", "5"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rows and {r["stage"] for r in rows} <= {0, 1}
+    for r in rows:
+        assert r["samples"] > 0 and 0.05 <= r["best_k"] <= 5.0
+        assert r["heldout_loss_best"] >= 0 and r["heldout_loss_uniform"] == round(math.log(2), 4)

@@ -334,3 +334,9 @@ def value_estimate(state: MeatState) -> list[float]:
             v = gap / VALUE_SCALE_DRAFT
         team0 = logistic(v)
     return [team0 if seat % 2 == 0 else 1.0 - team0 for seat in range(state.players)]
+
+
+def value_stage(state: MeatState) -> int:
+    """1 while creatures are on the field (the board part of the estimate), 0
+    before (vitality alone): the two scales ``bestiary.agents.fit_value`` fits."""
+    return int(state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND))

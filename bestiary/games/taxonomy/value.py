@@ -61,3 +61,9 @@ def value_estimate(state: Any) -> list[float]:
     strength = [state.scores[s] + ROUND_POINTS * round_share[s] for s in range(n)]
     rounds_after = max(state.rules.rounds - state.round - 1, 0)
     return softmax_chances(strength, SCALE + SCALE_PER_ROUND * rounds_after)
+
+
+def value_stage(state: Any) -> int:
+    """Rounds still to play after this one (the stage the estimate's scale
+    depends on; ``bestiary.agents.fit_value`` fits a scale per stage)."""
+    return max(state.rules.rounds - state.round - 1, 0)

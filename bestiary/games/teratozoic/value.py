@@ -57,3 +57,9 @@ def value_estimate(state: Any) -> list[float]:
     for s, p in zip(counts, chances, strict=True):
         out[s] = p
     return out
+
+
+def value_stage(state: Any) -> int:
+    """Eras still to come after this one (the stage the estimate's scale
+    depends on; ``bestiary.agents.fit_value`` fits a scale per stage)."""
+    return len(state.eras) - 1
