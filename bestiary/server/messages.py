@@ -22,7 +22,7 @@ from typing import Any
 
 from ..engine.events import Event
 from ..engine.protocol import Game, State
-from ..i18n import LANGUAGES, N_, core, use_language
+from ..i18n import LANGUAGES, N_, core, language, use_language
 
 log = logging.getLogger("bestiary.server")
 
@@ -63,13 +63,26 @@ def describe(game: Game, event: Event, names: Sequence[str] | None = None) -> st
 
 
 def rule_json(game: Game, kind: str) -> dict[str, str] | None:
-    """The rule behind events of ``kind`` (anchor, title, quote), or None."""
+    """The rule behind events of ``kind`` (anchor, title, quote) in the
+    current language, or None. Found once per game, kind and language (the
+    lookup resolves the game's folder on disk: a tenth of a busy server's
+    time when it was done for every event); do not change what it returns."""
+    key = (type(game), game.id, kind, language())
+    if key in _rules:
+        return _rules[key]
     try:
         rule = game.event_rule(kind)
     except Exception:  # a broken rules table costs the tooltip, not the game
         log.exception("event_rule failed for %s event %s", game.id, kind)
         return None
-    return rule.to_json() if rule is not None else None
+    found = rule.to_json() if rule is not None else None
+    if len(_rules) < _RULES_SIZE:
+        _rules[key] = found
+    return found
+
+
+_RULES_SIZE = 10_000  # (game, kind, language) entries: far more than the games have
+_rules: dict[tuple[type, str, str, str], dict[str, str] | None] = {}
 
 
 def seat_names(table: Mapping[str, Any] | None, lang: str = "en") -> tuple[str, ...]:

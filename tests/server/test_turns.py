@@ -147,3 +147,30 @@ def test_notices_of_a_table_coalesce_into_one_catch_up_at_a_time(db_path: str) -
 
         client.portal.call(run)  # type: ignore[union-attr]
         assert len(calls) == 2
+
+
+def test_the_rule_behind_an_event_kind_is_looked_up_once_per_language() -> None:
+    """Building updates asks the game for the rule behind an event kind once
+    per language, not once per event (the lookup reads the disk)."""
+    from bestiary.engine.events import Event
+    from bestiary.engine.registry import get_game
+    from bestiary.i18n import LANGUAGES
+    from bestiary.server import messages
+
+    game = get_game("toy")
+    kind = f"kind-{id(object())}"  # a kind no other test asked about
+    asked: list[str] = []
+    real = type(game).event_rule
+
+    def counting(self: object, k: str) -> object:
+        if k == kind:
+            asked.append(k)
+        return real(self, k)  # type: ignore[arg-type]
+
+    type(game).event_rule = counting  # type: ignore[method-assign,assignment]
+    try:
+        for i in range(5):
+            messages.event_json(game, Event(i, kind, {}))
+    finally:
+        type(game).event_rule = real  # type: ignore[method-assign]
+    assert len(asked) == len(LANGUAGES)
