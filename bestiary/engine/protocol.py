@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from ..i18n import core
-from .errors import BadPlayers, IllegalAction, NotYourTurn, UnknownVariant
+from .errors import BadPlayers, IllegalAction, UnknownVariant
 from .eventrules import EventRule, rule_for
 from .events import Event, EventLog
+from .legality import not_your_turn, require_legal
 from .rng import Rng
 from .ruleset import Ruleset
 
@@ -158,17 +159,7 @@ class State(ABC):
         """
         owed = self.to_act()
         if seat not in owed:
-            if owed:
-                raise NotYourTurn(
-                    core.gettext(
-                        "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
-                    ).format(seat=seat, seats=", ".join(map(str, owed)))
-                )
-            raise NotYourTurn(
-                core.gettext("seat {seat} has no decision to make now; the game is over").format(
-                    seat=seat
-                )
-            )
+            raise not_your_turn(seat, owed, over=True)
         want = normalize_text(text)
         legal = self.legal(seat)
         for a in legal:
@@ -188,18 +179,10 @@ class State(ABC):
 
     def check_legal(self, seat: int, action: Action) -> None:
         """Raise the right error when ``action`` is not legal for ``seat`` (helper for apply)."""
-        if seat not in self.to_act():
-            raise NotYourTurn(
-                core.gettext("seat {seat} has no decision to make now").format(seat=seat)
-            )
-        legal = self.legal(seat)
-        if action not in legal:
-            raise IllegalAction(
-                core.gettext("{action} is not a legal action for seat {seat} now").format(
-                    action=action, seat=seat
-                ),
-                legal,
-            )
+        owed = self.to_act()
+        if seat not in owed:
+            raise not_your_turn(seat, owed, self.over)
+        require_legal(seat, action, self.legal(seat))
 
 
 class LabTracker:

@@ -25,7 +25,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from bestiary.engine import EventLog, IllegalAction, NotYourTurn, Result, Rng
+from bestiary.engine import EventLog, IllegalAction, Result, Rng
+from bestiary.engine.legality import legal_at, not_your_turn, require_legal
 from bestiary.i18n import domain
 
 from . import effects as fx
@@ -235,27 +236,8 @@ class MeatState(MeatRound):
         if not legal:
             owed = self.to_act()
             if seat not in owed:
-                if owed:
-                    raise NotYourTurn(
-                        _(
-                            "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
-                        ).format(seat=seat, seats=", ".join(map(str, owed)))
-                    )
-                raise NotYourTurn(_("seat {seat} has no decision to make now").format(seat=seat))
-        # The space builds every Move once, so the usual caller passes one of
-        # these very objects: an identity scan first (``in`` would call the
-        # dataclass ``__eq__`` on every move before it).
-        for m in legal:
-            if m is action:
-                break
-        else:
-            if not isinstance(action, Move) or action not in legal:
-                raise IllegalAction(
-                    _("{action} is not a legal action for seat {seat} now").format(
-                        action=action, seat=seat
-                    ),
-                    legal,
-                )
+                raise not_your_turn(seat, owed, self.over)
+        require_legal(seat, action, legal)
         self._ver += 1
         self._memo = None
         kind = action.kind
@@ -418,11 +400,4 @@ class MeatState(MeatRound):
         return self.space.index(action)
 
     def action_from_index(self, seat: int, index: int) -> Move:
-        m = self.space.from_index(index)
-        legal = self.legal(seat)
-        if m is None or m not in legal:
-            raise IllegalAction(
-                _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
-                legal,
-            )
-        return m
+        return legal_at(seat, index, self.space.from_index(index), self.legal(seat))

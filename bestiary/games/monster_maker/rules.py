@@ -26,7 +26,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from bestiary.engine import Event, EventLog, IllegalAction, NotYourTurn, Rng
+from bestiary.engine import Event, EventLog, IllegalAction, Rng
+from bestiary.engine.legality import legal_at, not_your_turn, require_legal
 from bestiary.i18n import domain
 
 from .actions import MAX_SEATS, Move
@@ -195,26 +196,13 @@ class MonsterMakerState(MonsterMakerCombat):
 
     def apply(self, seat: int, action: Any) -> None:
         if self.final is not None or seat != self.turn:
-            raise NotYourTurn(_("seat {seat} has no decision to make now").format(seat=seat))
+            raise not_your_turn(seat, self.to_act(), self.over)
         cached = self._cached
         if cached is not None and cached[0] == self._version and cached[1] == seat:
             legal = cached[2]
         else:
             legal = self._legal(seat)
-        # Moves are built once per card set, so the usual caller passes one of
-        # these very objects: an identity scan first (``in`` would call the
-        # dataclass ``__eq__`` on every move before it).
-        for m in legal:
-            if m is action:
-                break
-        else:
-            if not isinstance(action, Move) or action not in legal:
-                raise IllegalAction(
-                    _("{action} is not a legal action for seat {seat} now").format(
-                        action=action, seat=seat
-                    ),
-                    legal,
-                )
+        require_legal(seat, action, legal)
         self._version += 1
         self._cached = None
         move = self.space.moves[action.index]
@@ -361,13 +349,7 @@ class MonsterMakerState(MonsterMakerCombat):
 
     def action_from_index(self, seat: int, index: int) -> Move:
         legal = self.legal(seat)
-        for a in legal:
-            if a.index == index:
-                return a
-        raise IllegalAction(
-            _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
-            legal,
-        )
+        return legal_at(seat, index, next((a for a in legal if a.index == index), None), legal)
 
 
 __all__ = ["BACK", "DEAD", "HOME", "MAX_SEATS", "OUT", "MonsterMakerState"]

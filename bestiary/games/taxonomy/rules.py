@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine.errors import BadInput, BadOptions, IllegalAction, NotYourTurn
+from ...engine.errors import BadInput, BadOptions, IllegalAction
 from ...engine.events import EventLog
+from ...engine.legality import legal_at, not_your_turn, require_legal
 from ...engine.protocol import Game, Result
 from ...engine.rng import Rng
 from ...i18n import domain
@@ -446,26 +447,12 @@ class TaxonomyState(Claims):
 
     def apply(self, seat: int, action: Any) -> None:
         if seat not in self._to_act:
-            if self._to_act:
-                raise NotYourTurn(
-                    _(
-                        "seat {seat} has no decision to make now; waiting for seat(s) {seats}"
-                    ).format(seat=seat, seats=", ".join(map(str, self._to_act)))
-                )
-            raise NotYourTurn(
-                _("seat {seat} has no decision to make now; the game is over").format(seat=seat)
-            )
+            raise not_your_turn(seat, self._to_act, over=True)
         # The discard phase's moves were built when the driver asked for them.
         legal: Sequence[Move] | None = self._legal
         if legal is None:
             legal = self.legal(seat)
-        if action not in legal:
-            raise IllegalAction(
-                _("{action} is not a legal action for seat {seat} now").format(
-                    action=action, seat=seat
-                ),
-                legal,
-            )
+        require_legal(seat, action, legal)
         kind = action.kind
         # The kinds in order of frequency (random play: discards, then duels, attacks).
         if kind == DISCARD:
@@ -534,14 +521,7 @@ class TaxonomyState(Claims):
         return self.mv.index(action)
 
     def action_from_index(self, seat: int, index: int) -> Move:
-        m = self.mv.by_index(index)
-        legal = self.legal(seat)
-        if m is None or m not in legal:
-            raise IllegalAction(
-                _("action {index} is not legal for seat {seat} now").format(index=index, seat=seat),
-                legal,
-            )
-        return m
+        return legal_at(seat, index, self.mv.by_index(index), self.legal(seat))
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> TaxonomyState:
