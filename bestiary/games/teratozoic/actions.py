@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .cards import Card
-from .edges import edges_of
+from .edges import OPPOSITE, STEP, edges_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,15 +104,20 @@ BUILD_BEST = BuildChoice("best")
 BUILD_FLAT = BuildChoice("flat")
 BUILD_PLACED = BuildChoice("placed")
 
+# One open side of a placed card: the step to its neighbour cell, and the
+# attach actions of every card that fits there.
+Slot = tuple[tuple[int, int], dict[int, tuple[Attach, ...]]]
+
 
 class ActionTable:
     """Every action of one card set, built once: ``hold[c]``, ``take[c]``,
-        ``keep[c]``, ``start[c][t]`` (t = 1: turned) and ``attach(...)`` (built on
-        first use; a card set has 8 n² of them), and ``edges[c][t]``, the four
-    edges of card ``c`` in orientation ``t``. Immutable values only, so every
-        state of every match with this card set shares one table."""
+    ``keep[c]``, ``start[c][t]`` (t = 1: turned) and ``attach(...)`` (built on
+    first use; a card set has 8 n² of them), ``edges[c][t]``, the four edges
+    of card ``c`` in orientation ``t``, and ``slots_of(c, turned)``, where cards
+    attach to it. Immutable values only, so every state of every match with
+    this card set shares one table."""
 
-    __slots__ = ("attached", "deck", "edges", "fits", "hold", "keep", "start", "take")
+    __slots__ = ("attached", "deck", "edges", "fits", "hold", "keep", "slots", "start", "take")
 
     def __init__(self, deck: Sequence[Card]) -> None:
         self.deck = deck
@@ -137,6 +142,8 @@ class ActionTable:
             for side in range(4)
             for ends in range(8)
         )
+        # The open sides of a placed card, by (card, turned): built on first use.
+        self.slots: dict[tuple[int, bool], tuple[Slot, ...]] = {}
 
     def attach(self, card: int, edge: int, anchor: int, turned: int) -> Attach:
         key = ((card * len(self.deck) + anchor) * 4 + edge) * 2 + turned
@@ -146,6 +153,28 @@ class ActionTable:
             got = self.attached[key] = Attach(
                 card, deck[card].name, edge, anchor, deck[anchor].name, turned == 1
             )
+        return got
+
+    def slots_of(self, card: int, turned: bool) -> tuple[Slot, ...]:
+        """Where cards may attach to ``card`` placed upright or turned: per side
+        with ends (N, E, S, W order), the step to the neighbouring cell and, per
+        card, the attach actions whose ends meet that side (orientations in
+        order). Listing the legal placements is then a lookup per free card."""
+        got = self.slots.get((card, turned))
+        if got is None:
+            mine = self.edges[card]
+            ends4 = mine[-1] if turned else mine[0]
+            out = []
+            for d in range(4):
+                ends = ends4[d]
+                if not ends:
+                    continue
+                fit = self.fits[OPPOSITE[d] * 8 + ends]
+                by_card = {
+                    c: tuple(self.attach(c, d, card, t) for t in ts) for c, ts in fit.items()
+                }
+                out.append((STEP[d], by_card))
+            got = self.slots[(card, turned)] = tuple(out)
         return got
 
 

@@ -48,7 +48,7 @@ from .actions import (
     action_table,
 )
 from .cards import Card, Era, cards_from
-from .edges import OPPOSITE, STEP
+from .edges import STEP
 from .ruleset import ELIMINATION, HAND, TeratozoicRules, era_stack, removed_third
 from .solver import PoolScore, best_build, flat_build, score_pool
 from .tiles import Build, Placement, score_layout
@@ -194,6 +194,12 @@ class TeratozoicState(State):
         hand_pool = [c for c in self.hand[seat] if c not in self.taken]
         return self.pool[seat] + self.gdiscard[seat] + hand_pool
 
+    def owned_count(self, seat: int) -> int:
+        """How many cards ``owned(seat)`` holds, without listing them."""
+        hand, taken = self.hand[seat], self.taken
+        in_hand = sum(1 for c in hand if c not in taken) if taken else len(hand)
+        return len(self.pool[seat]) + len(self.gdiscard[seat]) + in_hand
+
     # ------------------------------------------------------------ drawing
     def _draw_pool(self, seat: int) -> int | None:
         """The top card of a Gene Pool; reshuffle its discard pile when empty,
@@ -315,6 +321,8 @@ class TeratozoicState(State):
 
     def played(self, seat: int) -> list[int]:
         held = self.held[seat]
+        if not held:  # the common case, without a scan
+            return self.hand[seat] + self.tie_cards[seat]
         return [c for c in self.hand[seat] if c not in held] + self.tie_cards[seat]
 
     def to_act(self) -> tuple[int, ...]:
@@ -367,8 +375,7 @@ class TeratozoicState(State):
     def _growth_actions(self, seat: int) -> list[Any]:
         """The solver's best build, no connections, or placing cards one at a time
         (start a monster, or attach a card where its end meets a placed end)."""
-        acts = self.acts
-        start = acts.start
+        start = self.acts.start
         placed = self.placing[seat]
         if not placed:
             out: list[Any] = [BUILD_BEST, BUILD_FLAT]
@@ -381,26 +388,17 @@ class TeratozoicState(State):
         free = [c for c in self.played(seat) if c not in done]
         for c in free:
             out += start[c]
-        edges = acts.edges
-        attach = acts.attach
-        made = acts.attached
-        fits = acts.fits
-        n = len(self.deck)
+        # Every open side of every placed card, and the free cards whose ends
+        # meet it there (the table lists each card's fitting orientations).
+        slots_of = self.acts.slots_of
         for p in placed:
-            anchor = edges[p.card]
-            amask = anchor[-1] if p.turned else anchor[0]
-            for d in range(4):
-                ends = amask[d]
-                if not ends:
-                    continue
-                dx, dy = STEP[d]
+            for (dx, dy), by_card in slots_of(p.card, p.turned):
                 if (p.x + dx, p.y + dy) in cells:
                     continue
-                fit = fits[OPPOSITE[d] * 8 + ends]
                 for c in free:
-                    for t in fit.get(c, ()):
-                        a = made.get(((c * n + p.card) * 4 + d) * 2 + t)
-                        out.append(a if a is not None else attach(c, d, p.card, t))
+                    fit = by_card.get(c)
+                    if fit:
+                        out += fit
         return out
 
     def _place(self, seat: int, action: Start | Attach) -> None:
@@ -417,17 +415,21 @@ class TeratozoicState(State):
             self.log.emit("placed", to=[seat], seat=seat, card=action.card, x=x, y=y)
 
     def _takeable(self) -> list[int]:
-        return [c for s in self.competing for c in self.played(s) if c not in self.taken]
+        out: list[int] = []
+        for s in self.competing:
+            out += self.played(s)
+        taken = self.taken
+        return [c for c in out if c not in taken] if taken else out
 
     def _keepable(self, seat: int) -> list[int]:
         """'every player gains ... from their own hand (this includes both expressed
         and recessive genes, but no cards from other players)' — the cards they
         drew (tie draws included), not the ones the winner took."""
-        return [
-            c
-            for c in self.hand[seat] + self.tie_cards[seat]
-            if c not in self.taken and c not in self.kept
-        ]
+        cards = self.hand[seat] + self.tie_cards[seat]
+        taken, kept = self.taken, self.kept
+        if not taken and not kept:
+            return cards
+        return [c for c in cards if c not in taken and c not in kept]
 
     def apply(self, seat: int, action: Any) -> None:
         legal = self.legal(seat)
@@ -619,7 +621,7 @@ class TeratozoicState(State):
         assert self.winner is not None
         self.previous_winner = self.winner
         losing = [
-            s for s in range(self.players) if self._in_play(s) and len(self.owned(s)) < ELIMINATION
+            s for s in range(self.players) if self._in_play(s) and self.owned_count(s) < ELIMINATION
         ]
         if losing and all(not self._in_play(s) or s in losing for s in range(self.players)):
             # Everyone left would lose at once: nobody can compete, so the game is
@@ -700,7 +702,7 @@ class TeratozoicState(State):
         five at once, RULES.md) spared; they share the win as scored."""
         if self.replays >= self.rules.max_final_replays:
             return False
-        return sum(1 for s in tied if len(self.owned(s)) >= ELIMINATION) >= 2
+        return sum(1 for s in tied if self.owned_count(s) >= ELIMINATION) >= 2
 
     def _replay(self, tied: list[int], cards: int, creatures: int) -> None:
         """'(If you still have a tie, play the Teratozoic Era again!)': the tied

@@ -58,8 +58,8 @@ def shape_of(card: Card) -> Shape:
 
 CardInfo = tuple[Shape, int, int, int, int | None]
 # Per card set (by id, checked by identity): its card table and the shared
-# one-card monsters (see ``_alone``).
-_INFO: dict[int, tuple[Sequence[Card], list[CardInfo], dict[tuple[int, bool], Monster]]] = {}
+# one-card monsters (see ``_alone`` and ``flat_build``).
+_INFO: dict[int, tuple[Sequence[Card], list[CardInfo], dict[tuple[int, ...], Monster]]] = {}
 _BLANK_LAYOUT: ShapeLayout = ((0, 0, 0),)
 
 
@@ -198,8 +198,14 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     n = len(ids)
     if n == 0:
         return Build((), 0, False)
-    cards = [deck[i] for i in ids]
     info = _card_info(deck)
+    if n == 1:
+        # One card is one monster, closed exactly when it has no ends (what
+        # the general case below finds, without its tables).
+        closed = info[ids[0]][4] is not None
+        one = _alone(deck, ids[0], closed)
+        return Build((one,), one.value + int(closed), closed)
+    cards = [deck[i] for i in ids]
     shapes = [info[i][0] for i in ids]
     full = (1 << n) - 1
     closable: dict[int, ShapeLayout] = {}
@@ -349,16 +355,22 @@ def flat_build(
 ) -> Build:
     """Every card laid on its own, no connections (each card its own monster)."""
     info = _card_info(deck)
+    # The k-th card (by id) lies at x = 2k: one immutable Monster per card and
+    # place, shared by every flat build (keys (card, x, 0), apart from _alone's).
+    made = _INFO[id(deck)][2]
     monsters = []
     total = 0
     all_closed = True
     for x, i in enumerate(sorted(ids)):
-        _, _, _, alone_open, alone_closed = info[i]
-        closed = alone_closed is not None
-        v = alone_closed if alone_closed is not None else alone_open
-        monsters.append(Monster((i,), (Placement(i, 2 * x, 0),), closed, v))
-        total += v
-        all_closed = all_closed and closed
+        m = made.get((i, 2 * x, 0))
+        if m is None:
+            _, _, _, alone_open, alone_closed = info[i]
+            closed = alone_closed is not None
+            v = alone_closed if alone_closed is not None else alone_open
+            m = made[(i, 2 * x, 0)] = Monster((i,), (Placement(i, 2 * x, 0),), closed, v)
+        monsters.append(m)
+        total += m.value
+        all_closed = all_closed and m.closed
     all_closed = bool(monsters) and all_closed
     return Build(tuple(monsters), total + int(all_closed), all_closed)
 
