@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import effects as fx
 from .actions import PLACE, SET, Move
 from .board import MeatBoard
-from .cards import CLEAVE, FACTIONS, LANES, REFLEX, TOXIN
+from .cards import CLEAVE, FACTIONS, LANES, REFLEX, TOXIN, CardDef
 from .phases import (
     D_ARMED,
     D_ATTACHED,
@@ -299,15 +299,7 @@ class MeatRound(MeatBoard):
                 if self.log.enabled:
                     self.log.emit("fizzled", seat=seat, card=d.name)
                 continue
-            if self.log.enabled:
-                self.log.emit(
-                    "resolved",
-                    seat=seat,
-                    card=d.name,
-                    target=slot,
-                    target_card=self.shown_name(slot),
-                )
-            fx.run(self, d.effects, seat, target=slot, source=d.name)
+            self._resolve(seat, d, slot)
             self.settle()
         self.stack.clear()
         if self.over:
@@ -472,16 +464,16 @@ class MeatRound(MeatBoard):
         else:
             self.dstat[iid] = D_NONE
             self.dgrave.append(iid)
-            if self.log.enabled:
-                self.log.emit(
-                    "resolved",
-                    seat=seat,
-                    card=d.name,
-                    target=slot,
-                    target_card=self.shown_name(slot),
-                )
-            fx.run(self, d.effects, seat, target=slot, source=d.name)
+            self._resolve(seat, d, slot)
         self.settle()
+
+    def _resolve(self, seat: int, d: CardDef, slot: int) -> None:
+        """A spell from the stack or a destiny card takes effect on ``slot``."""
+        if self.log.enabled:
+            self.log.emit(
+                "resolved", seat=seat, card=d.name, target=slot, target_card=self.shown_name(slot)
+            )
+        fx.run(self, d.effects, seat, target=slot, source=d.name)
 
     def _after_activation(self, seat: int) -> None:
         if self.over:
