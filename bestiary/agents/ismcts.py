@@ -39,7 +39,10 @@ What makes it stronger than the textbook version, all game-independent:
   stops after ``depth`` decisions (the game's suggestion, else 20) and scores
   the sampled position with it, each seat's chance of winning, instead of
   playing to the end: many more, less noisy iterations per second.
-  ``depth=0`` or ``value=none`` plays every sample to the end.
+  ``depth=0`` or ``value=none`` plays every sample to the end. A game may say
+  where its estimate is worth asking (``value_ready``); with ``ready=auto`` a
+  playout past ``depth`` goes on until then (capped by ``rollout_limit``).
+  The default ``ready=none`` ignores it (not yet measured for strength).
 - **Tree reuse** (``reuse=1``): the subtree under the chosen move is kept and
   reused at the next decision when replaying its moves on the search's own
   sample shows the seat exactly its current view (the context has no move
@@ -127,6 +130,7 @@ class ISMCTSAgent:
         depth: int | str = "auto",
         value: str = "auto",
         reuse: bool | str = True,
+        ready: str = "none",
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -151,6 +155,9 @@ class ISMCTSAgent:
         self.value = str(value).strip().casefold()
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}")
+        self.ready = str(ready).strip().casefold()
+        if self.ready not in VALUES:
+            raise ValueError(f"ready must be one of {', '.join(VALUES)}, not {ready!r}")
         text = str(depth).strip().casefold()
         if text == "auto":
             self.depth: int | None = None
@@ -407,10 +414,14 @@ class ISMCTSAgent:
                 expanded = True
             child.visits += 1
             node = child
-        # Playout: to the end, or ``horizon`` decisions and then the game's estimate.
+        # Playout: to the end, or ``horizon`` decisions and then the game's estimate
+        # (past the horizon while the game says its estimate is not ready yet).
         limit = self.rollout_limit if horizon is None else horizon
+        ready = game_value.ready if game_value is not None and self.ready == "auto" else None
         steps = 0
-        while not state.over and steps < limit:
+        while not state.over and steps < self.rollout_limit:
+            if steps >= limit and (ready is None or ready(state)):
+                break
             seats = state.to_act()
             if not seats:
                 break

@@ -11,6 +11,13 @@ module of the game's ``heuristic`` agent, or else in a ``value`` module of the
 game's package (``bestiary/games/<id>/value.py``). The module may also set
 ``VALUE_DEPTH`` (an int), the playout length the game's estimate was tuned for.
 
+The module may also define ``value_ready(state) -> bool``: whether the estimate
+says something at this state. A playout that has made its ``depth`` decisions
+goes on (up to the search's ``rollout_limit``) until the game says it is ready,
+so that it is not scored where the estimate cannot tell the moves apart (in
+M.E.A.T. before the creatures are on the field the estimate is the vitality
+alone, which a draft pick does not change). Without it every state is ready.
+
 The state it gets is a determinization (a sample the searching seat built
 from its own view), so the estimate may read every field of it: nothing
 there is the real hidden state. Games without the hook get no estimate, and
@@ -31,14 +38,17 @@ ValueEstimate = Callable[[State], Sequence[float]]
 
 HOOK = "value_estimate"
 DEPTH = "VALUE_DEPTH"
+READY = "value_ready"
 
 
 @dataclass(frozen=True)
 class GameValue:
-    """A game's estimate and the playout depth it suggests (None: no suggestion)."""
+    """A game's estimate, the playout depth it suggests (None: no suggestion) and
+    where it is worth asking (None: everywhere)."""
 
     estimate: ValueEstimate
     depth: int | None
+    ready: Callable[[State], bool] | None = None
 
 
 _cache: dict[str, GameValue | None] = {}
@@ -55,7 +65,12 @@ def find_value(state: State) -> GameValue | None:
         hook = getattr(module, HOOK, None) if module is not None else None
         if callable(hook):
             depth = getattr(module, DEPTH, None)
-            found = GameValue(hook, int(depth) if isinstance(depth, int) else None)
+            ready = getattr(module, READY, None)
+            found = GameValue(
+                hook,
+                int(depth) if isinstance(depth, int) else None,
+                ready if callable(ready) else None,
+            )
             break
     _cache[game.id] = found
     return found

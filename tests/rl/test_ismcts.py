@@ -171,7 +171,14 @@ def test_an_iteration_count_alone_keeps_random_playouts_a_time_budget_guides_the
 
 # ---------------------------------------------------------------- depth and value estimates
 @pytest.mark.parametrize(
-    "spec", ["ismcts:depth=-1", "ismcts:depth=deep", "ismcts:value=maybe", "ismcts:depth=2.5"]
+    "spec",
+    [
+        "ismcts:depth=-1",
+        "ismcts:depth=deep",
+        "ismcts:value=maybe",
+        "ismcts:depth=2.5",
+        "ismcts:ready=yes",
+    ],
 )
 def test_bad_depth_and_value_options_are_refused_with_the_option_named(spec: str) -> None:
     option = spec.split(":")[1].split("=")[0]
@@ -408,3 +415,52 @@ def test_fit_value_scores_an_estimate_against_the_winners(
     for r in rows:
         assert r["samples"] > 0 and 0.05 <= r["best_k"] <= 5.0
         assert r["heldout_loss_best"] >= 0 and r["heldout_loss_uniform"] == round(math.log(2), 4)
+
+
+def test_a_playout_goes_on_past_its_depth_until_the_game_says_its_estimate_is_ready(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From a M.E.A.T. draft pick, a playout of ``depth`` decisions would end
+    before the battle, where the estimate is the vitality alone and every pick
+    looks the same; with the game's ``value_ready`` it goes on to the battle
+    (or the end, or ``rollout_limit``) and only then asks the estimate."""
+    import bestiary.agents.value as value_module
+    from bestiary.agents.value import GameValue
+    from bestiary.games.meat import bots as meat_bots
+    from bestiary.games.meat.phases import P_DRAFT, P_TACTICS
+
+    asked: list[tuple[bool, int]] = []
+
+    def spy(state):  # type: ignore[no-untyped-def]
+        asked.append((meat_bots.value_ready(state), state.phase))
+        return meat_bots.value_estimate(state)
+
+    game = get_game("meat")
+    state = game.new(2, seed=5)
+    state.quiet()
+    rng = Rng(5)
+    while state.phase != P_DRAFT:  # type: ignore[attr-defined]
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[rng.randrange(len(state.legal(seat)))])
+    seat = state.to_act()[0]
+    assert len(state.legal(seat)) > 1
+    monkeypatch.setitem(value_module._cache, "meat", GameValue(spy, 2, meat_bots.value_ready))
+    bot = make_agent(game, "ismcts:iterations=8,rollout=random,ready=auto", seed=1)
+    bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+    assert len(asked) == 8 and all(ok for ok, _ in asked)
+    # Without the hook, or with ready=none (the default), the same playouts are
+    # scored two decisions in, in the draft.
+    for spec, hooked in (("ready=auto", False), ("ready=none", True), ("c=0.7", True)):
+        asked.clear()
+        ready = meat_bots.value_ready if hooked else None
+        monkeypatch.setitem(value_module._cache, "meat", GameValue(spy, 2, ready))
+        bot = make_agent(game, f"ismcts:iterations=8,rollout=random,{spec}", seed=1)
+        bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+        assert asked and not any(ok for ok, _ in asked)
+    # rollout_limit still caps a playout whose game is never ready.
+    asked.clear()
+    monkeypatch.setitem(value_module._cache, "meat", GameValue(spy, 2, lambda s: False))
+    spec = "ismcts:iterations=4,rollout=random,rollout_limit=5,ready=auto"
+    bot = make_agent(game, spec, seed=1)
+    bot.act(AgentContext(state, seat, Rng(0)))  # type: ignore[arg-type]
+    assert len(asked) == 4 and all(ph in (P_DRAFT, P_TACTICS) for _, ph in asked)

@@ -340,3 +340,11 @@ def value_stage(state: MeatState) -> int:
     """1 while creatures are on the field (the board part of the estimate), 0
     before (vitality alone): the two scales ``bestiary.agents.fit_value`` fits."""
     return int(state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND))
+
+
+def value_ready(state: MeatState) -> bool:
+    """Whether ``value_estimate`` can tell a playout's moves apart here: once the
+    creatures are on the field (the predicted battle) or at the end. Before
+    that it is the vitality alone, which no draft pick or placement changes,
+    so a search's playout goes on to the battle (``bestiary.agents.value``)."""
+    return state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND, P_OVER)
