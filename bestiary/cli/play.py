@@ -309,8 +309,9 @@ def print_result(specs: list[str], scores: list[float], winners: list[int]) -> N
     table.add_column(esc(_("seat")))
     table.add_column(esc(_("player")))
     table.add_column(esc(_("score")), justify="right")
+    table.add_column("")  # the winner's mark: a column of its own, not part of the name
+    word = _("winner")
+    won = f"[bold green]{esc(word)}[/]"
     for i, (spec, sc) in enumerate(zip(specs, scores, strict=True)):
-        won = _("winner")
-        mark = f" [bold green]{esc(won)}[/]" if i in winners else ""
-        table.add_row(str(i), esc(spec) + mark, f"{sc:g}")
+        table.add_row(str(i), esc(spec), f"{sc:g}", won if i in winners else "")
     out.print(table)
