@@ -86,13 +86,15 @@ def _catalog_by_name() -> dict[str, Mapping[str, Any]]:
 _TEXTS: dict[str, dict[str, Mapping[str, Any]]] = {}
 
 
-def card_summary(name: str) -> str:
-    """``cost 2 · 4/4 · CLEAVE`` for a creature, ``cost 1 · INSTANT. …`` for a destiny card."""
+def card_summary(name: str, cost: bool = True) -> str:
+    """``cost 2 · 4/4 · CLEAVE`` for a creature, ``cost 1 · INSTANT. …`` for a
+    destiny card; ``cost=False`` leaves the price out (placing a drafted
+    creature costs nothing)."""
     rec = _catalog_by_name().get(name)
     if rec is None:
         return ""
     bits = []
-    if "cost" in rec:
+    if cost and "cost" in rec:
         bits.append(_("cost {n}").format(n=rec["cost"]))
     if "faction" in rec:
         bits.append(f"{rec['attack']}/{rec['defence']}")
@@ -187,7 +189,7 @@ def action_label(view: Mapping[str, Any], text: str) -> str:
             return f"{text}{extra}  ({summary})"
     if verb == "place":
         name, _sep, lane = rest.rpartition(" ")
-        summary = card_summary(name) if lane in LANES else ""
+        summary = card_summary(name, cost=False) if lane in LANES else ""
         if summary:
             return f"{text}  ({summary})"
     return f"{text}{extra}"
