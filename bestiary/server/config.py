@@ -27,6 +27,9 @@ class Limits:
     tool_seconds: float = 5.0  # one scoring-tool request; over it: 503
     queue_seconds: float = 5.0  # how long a tool request waits for a free worker
     max_iterations: int = 2000  # ismcts iterations a remote client may ask for
+    # At most this share of the event loop's time goes to bot steps (server/turns.py);
+    # 1 lets bots use it all. Bots past it move later; people's moves do not wait.
+    bot_share: float = 0.5
     # -- quotas per client --------------------------------------------------------
     # A client is a seat (a socket that said hello with a seat token), else the
     # id a client sends in the X-Bestiary-Client header, else its IP address.

@@ -76,7 +76,7 @@ class Hub:
         self.agents = dict(agents or {})
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
         # One queue of bot steps for every table: bots are background work.
-        self.turns = BotTurns()
+        self.turns = BotTurns(min(1.0, max(0.05, self.limits.bot_share)))
         # Bots think in local worker processes, or on Ray actors (serve --ray-address).
         self.bots: Pool = (
             RayPool(self.limits.bot_workers, "bot", ray_address)

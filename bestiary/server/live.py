@@ -358,7 +358,9 @@ class LiveTable:
                 conn.send(error("you resigned: a bot plays this seat now; you are watching"))
                 self.resend(conn)
 
-    async def _apply(self, seat: int, text: str, person: bool = True) -> str:
+    async def _apply(
+        self, seat: int, text: str, person: bool = True, urgent: bool | None = None
+    ) -> str:
         """Under the lock: check, record and apply one move, then tell everyone.
         Nobody hears of a move before it is committed; MoveTaken (state
         unchanged) if another process already stored a move of that number."""
@@ -372,7 +374,9 @@ class LiveTable:
         n = self.moves
         before = self.state.event_count()
         if self.store.shared:
-            await self._apply_shared(seat, action, canonical, n, person)
+            await self._apply_shared(
+                seat, action, canonical, n, person, person if urgent is None else urgent
+            )
         else:
             self._apply_local(seat, action, canonical, n)
         self.row.moves.append((seat, canonical))
@@ -400,7 +404,13 @@ class LiveTable:
             raise
 
     async def _apply_shared(
-        self, seat: int, action: Any, canonical: str, n: int, person: bool = True
+        self,
+        seat: int,
+        action: Any,
+        canonical: str,
+        n: int,
+        person: bool = True,
+        urgent: bool = True,
     ) -> None:
         """PostgreSQL: the move is applied to a copy of the state, written and
         committed in one call on a store thread (the event loop never waits
@@ -410,8 +420,17 @@ class LiveTable:
         state.apply(seat, action)  # IllegalAction: nothing written, state unchanged
         result = state.result.to_json() if state.over and state.result is not None else None
         try:
+            # A bot's move is announced after its commit, batched (see
+            # Store.write_move); a person's in its own transaction.
             await self.store.run(
-                self.store.write_move, self.id, n, seat, canonical, result, urgent=person
+                self.store.write_move,
+                self.id,
+                n,
+                seat,
+                canonical,
+                result,
+                not person,
+                urgent=urgent,
             )
         except MoveTaken:
             raise
@@ -509,7 +528,9 @@ class LiveTable:
                     if self.moves != n or seat not in self.state.to_act():
                         continue
                     try:
-                        await self._apply(seat, text, person=False)
+                        # A bot at a table where people play through this process
+                        # holds the lock they wait for: its write goes first too.
+                        await self._apply(seat, text, person=False, urgent=self.people_here())
                     except MoveTaken:  # another process stored a move first
                         await self._catch_up_locked()
                         continue

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import queue
 import secrets
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -35,6 +38,8 @@ STORE_THREADS = 8  # threads that write bots' moves to PostgreSQL
 PEOPLE_THREADS = 4  # threads of their own for people's moves (never queued behind bots)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+log = logging.getLogger("bestiary.server")
 
 
 def database_url(db: str | None) -> str:
@@ -165,6 +170,7 @@ class Store:
             ) from None
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.notices = Notices(self.engine)
 
     # -- lifecycle ----------------------------------------------------------
     def migrate(self) -> None:
@@ -197,6 +203,7 @@ class Store:
             raise BadInput(f"cannot open the database: {reason}") from None
 
     def dispose(self) -> None:
+        self.notices.close()
         for threads in (self._threads, self._people):
             if threads is not None:
                 threads.shutdown(wait=True)
@@ -456,35 +463,49 @@ class Store:
         return PendingMove(conn, txn, table_id)
 
     def write_move(
-        self, table_id: str, n: int, seat: int, action: str, result: dict[str, Any] | None
+        self,
+        table_id: str,
+        n: int,
+        seat: int,
+        action: str,
+        result: dict[str, Any] | None,
+        notice_after: bool = False,
     ) -> None:
         """Write and commit move ``n`` (with the result if it ended the game)
         in one go; MoveTaken, nothing written, if the number is taken.
 
         On PostgreSQL a move that does not end the game is one statement in
-        its own transaction (the insert and its NOTIFY, which is sent only if
-        the insert commits): one round trip to the database instead of four
-        (begin, insert, notify, commit)."""
+        its own transaction: one round trip instead of four (begin, insert,
+        notify, commit). Its notice goes out only if the insert commits:
+        in the same statement, or with ``notice_after`` (a bot's move, from
+        the process that runs the table's bots) after the commit, batched
+        with others by :class:`Notices`.
+
+        Why after: PostgreSQL lets one transaction with a NOTIFY commit at a
+        time (a lock on the database until its commit is flushed to disk),
+        so moves that notify in their own transaction are written one after
+        the other, however many threads write them. A notice lost because
+        the process died between the commit and the notice costs nothing:
+        the process that takes its tables over replays them from the store,
+        and the other replicas read every move they lack at the next notice
+        of the table. A person's move keeps its notice in its transaction,
+        so the process running the table's bots always hears of it."""
         if result is not None or not self.shared:
             self.begin_move(table_id, n, seat, action).commit(result)
             return
         payload = f"{self.node} move {table_id} {n + 1}"
-        params = {
-            "t": table_id,
-            "n": n,
-            "s": seat,
-            "a": action,
-            "c": _now(),
-            "ch": CHANNEL,
-            "p": payload,
-        }
+        params = {"t": table_id, "n": n, "s": seat, "a": action, "c": _now()}
+        if not notice_after:
+            params.update(ch=CHANNEL, p=payload)
         try:
             with self.engine.connect() as conn:
                 conn.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
-                    _INSERT_MOVE, params
+                    _INSERT_MOVE_ONLY if notice_after else _INSERT_MOVE, params
                 )
         except sa.exc.IntegrityError:
             raise MoveTaken(f"move {n} of table {table_id} is already stored") from None
+        if notice_after:
+            self.notices.put(payload)
 
     async def run(self, fn: Callable[..., Any], *args: Any, urgent: bool = False) -> Any:
         """A store call on one of the store's threads (PostgreSQL: a commit
@@ -633,6 +654,72 @@ _INSERT_MOVE = (
     "VALUES (%(t)s, %(n)s, %(s)s, %(a)s, %(c)s) RETURNING n) "
     "SELECT pg_notify(%(ch)s, %(p)s) FROM m"
 )
+
+
+_INSERT_MOVE_ONLY = (
+    "INSERT INTO moves (table_id, n, seat, action, created_at) "
+    "VALUES (%(t)s, %(n)s, %(s)s, %(a)s, %(c)s)"
+)
+
+
+class Notices:
+    """Notices of committed changes, sent by a thread of their own in batches:
+    one transaction (one turn of PostgreSQL's NOTIFY lock) for all the notices
+    queued meanwhile, committed without waiting for the disk
+    (``synchronous_commit`` off: a notice holds nothing that must survive a
+    crash; the moves it announces are already committed)."""
+
+    BATCH = 500
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def put(self, payload: str) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="store-notices", daemon=True)
+                self._thread.start()
+        self._queue.put(payload)
+
+    def close(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._send(batch)
+                    return
+                batch.append(more)
+            self._send(batch)
+
+    def _send(self, batch: list[str]) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
+                conn.exec_driver_sql(
+                    "SELECT pg_notify(%(ch)s, p) FROM unnest(%(ps)s::text[]) AS p",
+                    {"ch": CHANNEL, "ps": batch},
+                )
+                conn.commit()
+        except Exception:
+            # The replicas read every move they lack at the table's next notice.
+            log.exception("could not send %d table notices", len(batch))
 
 
 def _lease_end(seconds: float) -> Any:

@@ -10,7 +10,12 @@ the whole burst (the bots' timers all fire in one iteration otherwise, and
 each step runs to its next ``await`` before the loop looks at a socket).
 
 When the bots want more of the CPU than there is, they queue here and move
-later than their ``bot_delay``: the people's moves keep their pace.
+later than their ``bot_delay``: the people's moves keep their pace. They
+also get at most ``share`` of the loop's time: after a bot step that took
+``t`` seconds the next waits ``t * (1 / share - 1)`` (as long again with
+the default of one half). A server whose bots would take all its CPU stays
+idle part of the time, so the operating system runs it at once when a
+person's message arrives, even on a machine busy with other work.
 """
 
 from __future__ import annotations
@@ -23,10 +28,18 @@ class BotTurns:
     """A first-come first-served queue of bot steps, released one per loop
     iteration (``call_soon``: the loop polls I/O before it runs the next)."""
 
-    def __init__(self) -> None:
+    def __init__(self, share: float = 1.0) -> None:
+        if not 0 < share <= 1:
+            raise ValueError("the bots' share of the loop is more than 0 and at most 1")
+        self.share = share
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._scheduled = False
+        self._granted_at: float | None = None  # when the last turn was given
         self.granted = 0  # turns given so far (for tests and curiosity)
+
+    def pause(self, step: float) -> float:
+        """Seconds to leave the loop to others after a bot step of ``step`` seconds."""
+        return step * (1 / self.share - 1)
 
     def __len__(self) -> int:
         return sum(not f.done() for f in self._waiting)
@@ -39,18 +52,32 @@ class BotTurns:
         self._kick(loop)
         await fut  # cancelled (table closed): the next in line is released instead
 
-    def _kick(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _kick(self, loop: asyncio.AbstractEventLoop, pause: float = 0.0) -> None:
         if not self._scheduled and self._waiting:
             self._scheduled = True
-            loop.call_soon(self._release, loop)
+            if pause > 0.0005:
+                loop.call_later(pause, self._release, loop)
+            else:
+                loop.call_soon(self._release, loop)
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         self._scheduled = False
+        now = loop.time()
+        if self._granted_at is not None and self._waiting:
+            # The last bot ran since its turn was given: its step's cost (with
+            # whatever else ran in that iteration), paid for by a pause.
+            pause = self.pause(now - self._granted_at)
+            self._granted_at = None
+            if pause > 0.0005:
+                self._kick(loop, pause)
+                return
+        self._granted_at = None
         while self._waiting:
             fut = self._waiting.popleft()
             if not fut.done():  # a cancelled waiter gives its turn to the next
                 fut.set_result(None)
                 self.granted += 1
+                self._granted_at = now
                 break
         # The next turn in the next iteration: the woken bot runs in this
         # one's successor, and the sockets are polled before the one after.

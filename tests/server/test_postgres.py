@@ -128,3 +128,25 @@ def test_lobby_joining_and_hello_work_with_the_store_off_the_event_loop(pg_url: 
         token = join(client, t["id"], 0)
         with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
             assert hello(ws, token)["seat"] == 0
+
+
+def test_a_bots_move_is_announced_after_its_commit(pg_url: str) -> None:
+    """A bot's move (``notice_after``) commits without a NOTIFY in its
+    transaction; its notice follows from the store's notice thread, and a
+    taken number still raises MoveTaken and announces nothing."""
+    import psycopg
+
+    from bestiary.server.store import CHANNEL, MoveTaken
+
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        t = create(client, seats=["human", "human"], seed=1)
+        store = client.app.state.store  # type: ignore[attr-defined]
+        with psycopg.connect(pg_url, autocommit=True) as ear:
+            ear.execute(f"LISTEN {CHANNEL}")
+            store.write_move(t["id"], 0, 0, "bid 1", None, True)
+            with pytest.raises(MoveTaken):
+                store.write_move(t["id"], 0, 1, "bid 2", None, True)
+            store.write_move(t["id"], 1, 1, "bid 2", None, True)
+            notes = [n.payload for n in ear.notifies(timeout=5, stop_after=2)]
+        assert store.load_table(t["id"]).moves == [(0, "bid 1"), (1, "bid 2")]
+        assert notes == [f"{store.node} move {t['id']} 1", f"{store.node} move {t['id']} 2"]

@@ -174,3 +174,40 @@ def test_the_rule_behind_an_event_kind_is_looked_up_once_per_language() -> None:
     finally:
         type(game).event_rule = real  # type: ignore[method-assign]
     assert len(asked) == len(LANGUAGES)
+
+
+def test_bots_leave_the_loop_to_others_for_their_share() -> None:
+    """With half the loop for bots, a bot step that held the loop for a while
+    is followed by a pause as long, in which what came meanwhile (a person's
+    message) runs before the next bot."""
+    import time
+
+    order: list[str] = []
+
+    async def main() -> None:
+        turns = BotTurns(share=0.5)
+        loop = asyncio.get_running_loop()
+
+        async def bot(i: int) -> None:
+            await turns.wait()
+            order.append(f"bot{i}")
+            if i == 0:
+                loop.call_later(0.005, order.append, "person")
+                time.sleep(0.05)  # a long step, holding the loop
+
+        await asyncio.gather(bot(0), bot(1))
+
+    asyncio.run(main())
+    assert order == ["bot0", "person", "bot1"]
+
+
+def test_the_pause_after_a_bot_step_follows_the_share() -> None:
+    assert BotTurns(share=0.5).pause(0.01) == 0.01
+    assert BotTurns(share=0.25).pause(0.01) == 0.03
+    assert BotTurns().pause(0.01) == 0.0
+    for bad in (0.0, 1.5):
+        try:
+            BotTurns(share=bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"share {bad} accepted")
