@@ -285,9 +285,15 @@ class _Matcher:
     A demand is one int: four 4-bit fields (N, E, S, W), each the 3-bit edge
     the neighbour on that side shows, or ``_FREE`` when the cell there is empty.
     ``by_ends`` holds the same answers ordered with more ends first (the order
-    the branch and bound tries them in)."""
+    the branch and bound tries them in).
 
-    __slots__ = ("by_ends", "cand", "memo")
+    The searches ask for the answers among the shapes they still have cards
+    of (``present``, a bit per shape): :meth:`among` and :meth:`among_by_ends`
+    keep those lists too, by ``key << width | present`` (the same lists, in
+    the same order, as filtering the answers card by card; a search asks
+    this for every open end of every node)."""
+
+    __slots__ = ("among_memo", "by_ends", "cand", "memo", "width")
 
     def __init__(self, shapes: tuple[Shape, ...]) -> None:
         self.cand = [
@@ -295,6 +301,8 @@ class _Matcher:
         ]
         self.memo: dict[int, list[tuple[int, int]]] = {}
         self.by_ends: dict[int, list[tuple[int, int]]] = {}
+        self.width = len(shapes)  # bits of ``present``
+        self.among_memo: dict[int, list[tuple[int, int]]] = {}
 
     def demand(self, cells: dict[int, int], cell: int) -> int:
         get = cells.get
@@ -316,6 +324,19 @@ class _Matcher:
         ]
         # sorted() is stable: among equals the order of ``got`` stays.
         self.by_ends[key] = sorted(got, key=lambda km: -km[1].bit_count())
+        return got
+
+    def among(self, key: int, present: int, by_ends: bool = False) -> list[tuple[int, int]]:
+        """The answers to ``key`` of the shapes in ``present``."""
+        memo_key = (key << self.width | present) << 1 | by_ends
+        got = self.among_memo.get(memo_key)
+        if got is None:
+            if key not in self.memo:
+                self.answer(key)
+            every = self.by_ends[key] if by_ends else self.memo[key]
+            if len(self.among_memo) > 50_000:
+                self.among_memo.clear()
+            got = self.among_memo[memo_key] = [km for km in every if present >> km[0] & 1]
         return got
 
     def match(self, cells: dict[int, int], cell: int) -> list[tuple[int, int]]:
@@ -361,9 +382,9 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
     cells: dict[int, int] = {}
     nodes = [0]
     matcher = _matcher(tuple(uniq))
-    memo = matcher.memo
+    among, among_memo, width = matcher.among, matcher.among_memo, matcher.width
 
-    def dfs(required: set[int], left: int) -> bool:
+    def dfs(required: set[int], left: int, present: int) -> bool:
         nodes[0] += 1
         if budget and nodes[0] > budget:
             return False
@@ -383,10 +404,10 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
             key |= (_FREE if o is None else o & 7) << 8
             o = get(cell - _ROW)
             key |= (_FREE if o is None else (o >> 3) & 7) << 12
-            got = memo.get(key)
-            if got is None:
-                got = matcher.answer(key)
-            opts = [km for km in got if avail[km[0]]]
+            # The answers among the shapes with cards left (Matcher.among, inline).
+            opts = among_memo.get((key << width | present) << 1)
+            if opts is None:
+                opts = among(key, present)
             if options is None or len(opts) < len(options):
                 pick, options = cell, opts
                 if not opts:
@@ -400,7 +421,7 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
             for step in _OPEN[m]:
                 if pick + step not in cells:
                     req.add(pick + step)
-            if dfs(req, left - 1):
+            if dfs(req, left - 1, present if avail[k] else present ^ 1 << k):
                 return True
             del cells[pick]
             avail[k] += 1
@@ -410,7 +431,8 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
     m0 = uniq[0][0]
     avail[0] -= 1
     cells[0] = m0
-    if not dfs({_STEP[d] for d in range(4) if edge(m0, d)}, n - 1):
+    present = sum(1 << k for k, c in enumerate(avail) if c)
+    if not dfs({_STEP[d] for d in range(4) if edge(m0, d)}, n - 1, present):
         return None, not (budget and nodes[0] > budget), nodes[0]
     return tuple(sorted((*_xy(c), m) for c, m in cells.items())), True, nodes[0]
 
@@ -457,9 +479,21 @@ class _Search:
         lay = tuple(sorted((*_xy(c), m) for c, m in self.cells.items()))
         self.best = (tuple(self.used), lay)
 
-    def dfs(self, required: set[int], placed_delta: int, target: int) -> bool:
+    def dfs(
+        self,
+        required: set[int],
+        placed_delta: int,
+        target: int,
+        hubs: int,
+        slack: int,
+        leaves: int,
+        present: int,
+    ) -> bool:
         """Grow the monster by filling ``required`` (open ends). True: stop (the
-        target is reached or the budget is spent)."""
+        target is reached or the budget is spent). ``hubs``, ``slack``,
+        ``leaves``: the counts ``_use`` keeps, passed down (the hot loop of the
+        final scoring: arguments are cheaper than attributes to update);
+        ``present``: a bit per shape with cards left (see ``_Matcher.among``)."""
         self.nodes += 1
         if self.nodes > self.budget:
             return True
@@ -470,18 +504,20 @@ class _Search:
             return n >= target
         # At most this many more cards can join: every card left with two or more
         # ends, and single-ended ones while sum(ends - 2) over the monster stays >= -2.
-        more = self.hub_cards + max(0, min(self.leaf_cards, placed_delta + 2 + self.hub_slack))
+        more = hubs + max(0, min(leaves, placed_delta + 2 + slack))
         if len(required) > more or n + more <= self.best_size:
             return False
         cells, avail = self.cells, self.avail
         matcher = self.matcher
-        by_ends = matcher.by_ends
+        among, among_memo, width = matcher.among, matcher.among_memo, matcher.width
         get = cells.get
         pick, options = -1, None
         for cell in required:
             # Above the top row or left of the top-left card: no card may lie there.
-            x, y = divmod(cell + _HALF, _ROW)
-            if y > _HALF or (y == _HALF and x <= 0):
+            # (The row offset by _HALF is (cell + _HALF) % _ROW; in row 0 the cell
+            # is x * _ROW, so x <= 0 is cell <= 0.)
+            row = (cell + _HALF) % _ROW
+            if row > _HALF or (row == _HALF and cell <= 0):
                 return False
             # What the neighbours demand (see _Matcher.demand, written out here).
             o = get(cell + 1)
@@ -492,20 +528,21 @@ class _Search:
             key |= (_FREE if o is None else o & 7) << 8
             o = get(cell - _ROW)
             key |= (_FREE if o is None else (o >> 3) & 7) << 12
-            got = by_ends.get(key)
-            if got is None:
-                matcher.answer(key)
-                got = by_ends[key]
             # Cards with more ends first (``by_ends``): large monsters are found early.
-            opts = [km for km in got if avail[km[0]]]
+            opts = among_memo.get((key << width | present) << 1 | 1)
+            if opts is None:
+                opts = among(key, present, True)
             if options is None or len(opts) < len(options):
                 pick, options = cell, opts
                 if not opts:
                     return False
         assert options is not None
-        delta = self.delta
+        delta, used = self.delta, self.used
         for k, m in options:
-            self._use(k, 1)
+            # What _use(k, 1) does, on the local counts.
+            d = delta[k]
+            avail[k] -= 1
+            used[k] += 1
             cells[pick] = m
             new_req = set(required)
             new_req.discard(pick)
@@ -513,9 +550,16 @@ class _Search:
                 nc = pick + step
                 if nc not in cells:
                     new_req.add(nc)
-            stop = self.dfs(new_req, placed_delta + delta[k], target)
+            now = present if avail[k] else present ^ 1 << k
+            if d >= 0:
+                stop = self.dfs(new_req, placed_delta + d, target, hubs - 1, slack - d, leaves, now)
+            elif d == -1:
+                stop = self.dfs(new_req, placed_delta + d, target, hubs, slack, leaves - 1, now)
+            else:
+                stop = self.dfs(new_req, placed_delta + d, target, hubs, slack, leaves, now)
             del cells[pick]
-            self._use(k, -1)
+            avail[k] += 1
+            used[k] -= 1
             if stop:
                 return True
         return False
@@ -539,7 +583,16 @@ class _Search:
                 self._use(k, 1)
                 self.cells = {0: m}
                 req = {_STEP[d] for d in range(4) if edge(m, d)}
-                stop = self.dfs(req, self.delta[k], target)
+                present = sum(1 << j for j, c in enumerate(self.avail) if c)
+                stop = self.dfs(
+                    req,
+                    self.delta[k],
+                    target,
+                    self.hub_cards,
+                    self.hub_slack,
+                    self.leaf_cards,
+                    present,
+                )
                 self.cells = {}
                 self._use(k, -1)
                 if stop:
