@@ -23,7 +23,9 @@ Who does what:
   its state). Every process ``LISTEN``s; a notice for a table it has live
   makes it read the new moves (or seats) from the store and send its own
   sockets their seat's update, built locally exactly as for its own moves.
-  After the listening connection drops, every live table catches up.
+  A bot's move is announced just after its commit instead, batched with
+  others (``Store.write_move`` says why). After the listening connection
+  drops, every live table catches up.
 - **Reconnecting:** a seat token is valid at every process (it is in the
   store), so a client whose process died reconnects to any other (through the
   load balancer, or the next address it knows) and gets the whole state.
