@@ -293,7 +293,7 @@ class _Matcher:
     the same order, as filtering the answers card by card; a search asks
     this for every open end of every node)."""
 
-    __slots__ = ("among_memo", "by_ends", "cand", "memo", "width")
+    __slots__ = ("among_memo", "by_ends", "cand", "memo", "unclosable", "width")
 
     def __init__(self, shapes: tuple[Shape, ...]) -> None:
         self.cand = [
@@ -303,6 +303,9 @@ class _Matcher:
         self.by_ends: dict[int, list[tuple[int, int]]] = {}
         self.width = len(shapes)  # bits of ``present``
         self.among_memo: dict[int, list[tuple[int, int]]] = {}
+        # Sub-multisets (counts per shape) proven to make no closed monster
+        # using all their cards (see ``_refute``).
+        self.unclosable: set[tuple[int, ...]] = set()
 
     def demand(self, cells: dict[int, int], cell: int) -> int:
         get = cells.get
@@ -367,10 +370,15 @@ def close_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
     return _close_search(shapes, 0)[0]
 
 
-def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout | None, bool, int]:
+def _close_search(
+    shapes: tuple[Shape, ...], budget: int, rare_first: bool = False
+) -> tuple[ShapeLayout | None, bool, int]:
     """(layout or None, whether the answer is proven, nodes spent). ``budget``:
     search nodes allowed (0: no limit). Every card must be used, which prunes hard: a branch
-    dies as soon as the monster closes early or has more open ends than cards."""
+    dies as soon as the monster closes early or has more open ends than cards.
+    ``rare_first``: start from a card of the rarest shape (most ends among
+    those) instead of the first: often a much smaller tree when there is no
+    layout (a refutation), but another first layout when there is one."""
     n = len(shapes)
     uniq = sorted(set(shapes))
     counts = [shapes.count(s) for s in uniq]
@@ -427,9 +435,13 @@ def _close_search(shapes: tuple[Shape, ...], budget: int) -> tuple[ShapeLayout |
             avail[k] += 1
         return False
 
-    # Every card is in the monster, so the first shape may sit at the origin, upright.
-    m0 = uniq[0][0]
-    avail[0] -= 1
+    # Every card is in the monster, so a card of any shape may sit at the origin,
+    # upright (the whole monster turned 180° is a monster too).
+    k0 = 0
+    if rare_first:
+        k0 = min(range(len(uniq)), key=lambda k: (avail[k], -uniq[k][0].bit_count()))
+    m0 = uniq[k0][0]
+    avail[k0] -= 1
     cells[0] = m0
     present = sum(1 << k for k, c in enumerate(avail) if c)
     if not dfs({_STEP[d] for d in range(4) if edge(m0, d)}, n - 1, present):
@@ -637,9 +649,24 @@ def _largest_closed_cached(
         spent += used
         if found is not None:
             return ClosedMonster(size, found[0], found[1], True, target if size == target else size)
-        search = _Search(shapes, counts, max(budget - spent, 1), floor=size - 1)
+        # Is there a monster of ``size`` cards? A short branch and bound first
+        # (it stops where the full one would: a monster it finds is the one the
+        # full search finds); then an attempt to refute the size sub-multiset by
+        # sub-multiset (cheap when the line bound is above the answer, where the
+        # branch and bound must visit every layout); then the full search.
+        search = _Search(shapes, counts, max(min(_PROBE_BUDGET, budget - spent), 1), size - 1)
         complete = search.run(size)
         spent += search.nodes
+        if not complete and search.best_size < size:
+            refuted, used = _refute(
+                shapes, counts, size, min(_REFUTE_BUDGET, (budget - spent) // 2)
+            )
+            spent += used
+            if refuted:
+                continue
+            search = _Search(shapes, counts, max(budget - spent, 1), floor=size - 1)
+            complete = search.run(size)
+            spent += search.nodes
         if search.best_size >= size:
             used_counts, layout = search.best
             return ClosedMonster(size, used_counts, layout, True, size)
@@ -669,6 +696,66 @@ def _quick(
     return None, spent
 
 
+def _refute(
+    shapes: tuple[Shape, ...], counts: tuple[int, ...], size: int, budget: int
+) -> tuple[bool | None, int]:
+    """(True when no monster of exactly ``size`` cards exists, False when one
+    does, None when not known; the nodes spent).
+
+    A monster of ``size`` cards uses all the cards of one sub-multiset of that
+    size, so the size is refuted when every sub-multiset that passes the bounds
+    is proven not to close with all its cards used (``_close_search``, within
+    the ``budget`` shared by all; those proven are kept per matcher). Not known
+    when there are more than ``_REFUTE_SUBSETS`` of them or the budget runs out."""
+    if budget <= 0:
+        return None, 0
+    subs = []
+    drop = sum(counts) - size
+    for combo in itertools.islice(
+        itertools.combinations_with_replacement(range(len(shapes)), drop), _QUICK_COMBOS + 1
+    ):
+        left = list(counts)
+        for k in combo:
+            left[k] -= 1
+        if min(left) >= 0:
+            subs.append(tuple(left))
+    if len(subs) > _QUICK_COMBOS:
+        return None, 0
+    known = _matcher(shapes).unclosable
+    todo = []
+    for sub in subs:
+        if sub in known or upper_bound(shapes, sub) < size:
+            continue
+        todo.append(sub)
+        if len(todo) > _REFUTE_SUBSETS:
+            return None, 0
+    # First a little for each (most that close do so at once, and a sub-multiset
+    # that closes answers the question), then all the budget left, in turn,
+    # from the rarest shape (a smaller tree to refute).
+    spent = 0
+    for first in (True, False):
+        unknown = []
+        for sub in todo:
+            if spent >= budget:
+                return None, spent
+            multiset = tuple(sorted(s for s, k in zip(shapes, sub, strict=True) for _ in range(k)))
+            allowed = budget - spent
+            if first:
+                allowed = min(allowed, _REFUTE_FIRST)
+            layout, proven, used = _close_search(multiset, allowed, rare_first=not first)
+            spent += used
+            if layout is not None:
+                return False, spent
+            if proven:
+                known.add(sub)
+            elif not first:
+                return None, spent
+            else:
+                unknown.append(sub)
+        todo = unknown
+    return True, spent
+
+
 def _any_closed(
     shapes: tuple[Shape, ...], counts: tuple[int, ...]
 ) -> tuple[int, tuple[int, ...], tuple[tuple[int, int, int], ...]]:
@@ -686,6 +773,14 @@ def _any_closed(
     return best
 
 
+# Nodes of the first, short branch and bound for a size (see _largest_closed_cached).
+_PROBE_BUDGET = 20_000
+# Refuting a size sub-multiset by sub-multiset: at most this many sub-multisets
+# passing the bounds.
+_REFUTE_SUBSETS = 16
+# Nodes for each sub-multiset in the refutation's first round, and for all.
+_REFUTE_FIRST = 5_000
+_REFUTE_BUDGET = 400_000
 # Up to this many cards close_all checks only the parity bound before searching.
 _SMALL = 6
 # The quick phase: nodes per sub-multiset laid out whole.
