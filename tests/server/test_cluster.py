@@ -117,6 +117,19 @@ def update(ws: ClientConnection) -> dict[str, Any]:
             return msg
 
 
+def update_at(ws: ClientConnection, moves: int) -> dict[str, Any]:
+    """The first update that shows ``moves`` moves. Updates of fewer moves
+    may come first and are skipped: the other process hears of a seat taken
+    there (its notice) at its own pace and tells its sockets when it does,
+    possibly after a move was made. An update of more moves, or none of
+    ``moves`` within the timeout, fails: the move must arrive, and alone."""
+    while True:
+        msg = update(ws)
+        assert msg["moves"] <= moves, (msg["moves"], moves)
+        if msg["moves"] == moves:
+            return msg
+
+
 def test_a_move_sent_to_one_process_reaches_the_clients_of_the_other(
     pg_db: str, tmp_path: Path
 ) -> None:
@@ -139,10 +152,9 @@ def test_a_move_sent_to_one_process_reaches_the_clients_of_the_other(
                     continue
                 before = msgs[1 - seat]["moves"]
                 ws.send(json.dumps({"type": "act", "action": msgs[seat]["legal"][0]}))
-                msgs[seat] = update(ws)
-                msgs[1 - seat] = update((ws_a, ws_b)[1 - seat])
-                assert msgs[1 - seat]["moves"] == before + 1
-                seen = update(watcher)
+                msgs[seat] = update_at(ws, before + 1)
+                msgs[1 - seat] = update_at((ws_a, ws_b)[1 - seat], before + 1)
+                seen = update_at(watcher, before + 1)
                 if msgs[0]["over"]:
                     break
         assert msgs[1]["over"] and msgs[0]["result"] == msgs[1]["result"]
