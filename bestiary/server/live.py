@@ -420,18 +420,24 @@ class LiveTable:
         state.apply(seat, action)  # IllegalAction: nothing written, state unchanged
         result = state.result.to_json() if state.over and state.result is not None else None
         try:
-            # A bot's move is announced after its commit, batched (see
-            # Store.write_move); a person's in its own transaction.
-            await self.store.run(
-                self.store.write_move,
-                self.id,
-                n,
-                seat,
-                canonical,
-                result,
-                not person,
-                urgent=urgent,
-            )
+            if not person and not urgent and result is None:
+                # A bot's move with nobody here waiting for it: written with
+                # other tables' bots' moves in one statement, announced after
+                # the commit (Store.write_bot_move).
+                await self.store.write_bot_move(self.id, n, seat, canonical)
+            else:
+                # A bot's move is announced after its commit, batched (see
+                # Store.write_move); a person's in its own transaction.
+                await self.store.run(
+                    self.store.write_move,
+                    self.id,
+                    n,
+                    seat,
+                    canonical,
+                    result,
+                    not person,
+                    urgent=urgent,
+                )
         except MoveTaken:
             raise
         except Exception:

@@ -14,6 +14,7 @@ table says which process runs each table's bots.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import queue
@@ -34,8 +35,10 @@ from ..engine.errors import BadInput
 from .schema import leases, moves, seats, tables
 
 CHANNEL = "bestiary"  # the NOTIFY channel of table changes
-STORE_THREADS = 8  # threads that write bots' moves to PostgreSQL
+STORE_THREADS = 4  # threads for the store's background calls (catch-ups, lobby, leases)
 PEOPLE_THREADS = 4  # threads of their own for people's moves (never queued behind bots)
+# Bots' moves on PostgreSQL are written by one thread (:class:`MoveWriter`),
+# many tables' moves in one statement and one commit.
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -171,6 +174,7 @@ class Store:
         if url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         self.notices = Notices(self.engine)
+        self.writer = MoveWriter(self.engine, self.node)
 
     # -- lifecycle ----------------------------------------------------------
     def migrate(self) -> None:
@@ -203,6 +207,7 @@ class Store:
             raise BadInput(f"cannot open the database: {reason}") from None
 
     def dispose(self) -> None:
+        self.writer.close()
         self.notices.close()
         for threads in (self._threads, self._people):
             if threads is not None:
@@ -507,6 +512,16 @@ class Store:
         if notice_after:
             self.notices.put(payload)
 
+    async def write_bot_move(self, table_id: str, n: int, seat: int, action: str) -> None:
+        """A bot's move that does not end the game (PostgreSQL): written with
+        the other tables' bots' moves queued meanwhile, in one statement and
+        one commit (:class:`MoveWriter`); returns once it is committed.
+        MoveTaken, nothing written, if another writer has number ``n``. Its
+        notice goes out after the commit, as with ``write_move(notice_after)``."""
+        fut = asyncio.get_running_loop().create_future()
+        self.writer.put(table_id, n, seat, action, fut)
+        await fut
+
     async def run(self, fn: Callable[..., Any], *args: Any, urgent: bool = False) -> Any:
         """A store call on one of the store's threads (PostgreSQL: a commit
         waits for the server's disk; the event loop must not). ``urgent``: a
@@ -662,6 +677,128 @@ _INSERT_MOVE_ONLY = (
 )
 
 
+_INSERT_MOVES = (
+    "INSERT INTO moves (table_id, n, seat, action, created_at) "
+    "SELECT * FROM unnest(%(t)s::varchar[], %(n)s::int[], %(s)s::int[], "
+    "%(a)s::varchar[], %(c)s::timestamptz[]) "
+    "ON CONFLICT (table_id, n) DO NOTHING RETURNING table_id, n"
+)
+
+
+class MoveWriter:
+    """Bots' moves of many tables written by one thread: everything queued
+    while the last commit was on its way goes in one ``INSERT … SELECT FROM
+    unnest(…)`` and one (synchronous) commit. A commit waits for the disk;
+    with one commit for many moves the store keeps up with hundreds of bots
+    per second on one connection and one thread, instead of a pool of
+    threads each waiting on its own commit (and taking the interpreter's
+    lock from the event loop as each wakes). Each waiting coroutine is told
+    only after the commit, all of a batch in one hand-off to the event loop;
+    the batch's notices follow from the same thread (see :class:`Notices`).
+
+    A move whose number another writer already stored is skipped (``ON
+    CONFLICT DO NOTHING``: the others of the batch are written) and its
+    waiter gets MoveTaken. If the statement fails, every waiter of the batch
+    gets the error and nothing of the batch is written."""
+
+    BATCH = 1000
+
+    def __init__(self, engine: Engine, node: str) -> None:
+        self.engine, self.node = engine, node
+        self._queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.batches = 0  # statements written so far (for tests and curiosity)
+
+    def put(self, table_id: str, n: int, seat: int, action: str, fut: asyncio.Future[None]) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="store-moves", daemon=True)
+                self._thread.start()
+        self._queue.put((table_id, n, seat, action, _now(), fut))
+
+    def close(self) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join(10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[tuple[Any, ...]]) -> None:
+        cols: list[list[Any]] = [[], [], [], [], []]
+        for item in batch:
+            for col, value in zip(cols, item[:5], strict=True):
+                col.append(value)
+        error: BaseException | None = None
+        written: set[tuple[str, int]] = set()
+        conn: sa.Connection | None = None
+        try:
+            conn = self.engine.connect()
+            rows = conn.exec_driver_sql(
+                _INSERT_MOVES,
+                {"t": cols[0], "n": cols[1], "s": cols[2], "a": cols[3], "c": cols[4]},
+            ).all()
+            conn.commit()
+            written = {(r[0], r[1]) for r in rows}
+            self.batches += 1
+        except Exception as exc:  # nothing of the batch is written
+            error = exc
+            if conn is not None:
+                conn.close()  # rolls back
+                conn = None
+        # One hand-off to each event loop for the whole batch.
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Any, ...]]] = {}
+        for item in batch:
+            by_loop.setdefault(item[5].get_loop(), []).append(item)
+        for loop, items in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                loop.call_soon_threadsafe(_settle, items, written, error)
+        if conn is not None:
+            # Then the batch's notices, after its commit, on the same
+            # connection and thread (one more transaction, no disk wait).
+            with conn:
+                payloads = [
+                    f"{self.node} move {t} {n + 1}" for t, n, *_ in batch if (t, n) in written
+                ]
+                if payloads:
+                    send_notices(conn, payloads)
+
+
+def _settle(
+    items: list[tuple[Any, ...]], written: set[tuple[str, int]], error: BaseException | None
+) -> None:
+    """On the event loop: tell each waiter of a batch how its move went."""
+    for table_id, n, _seat, _action, _at, fut in items:
+        if fut.done():  # cancelled (its table closed)
+            continue
+        if error is not None:
+            fut.set_exception(error)
+        elif (table_id, n) in written:
+            fut.set_result(None)
+        else:
+            fut.set_exception(MoveTaken(f"move {n} of table {table_id} is already stored"))
+
+
 class Notices:
     """Notices of committed changes, sent by a thread of their own in batches:
     one transaction (one turn of PostgreSQL's NOTIFY lock) for all the notices
@@ -709,17 +846,24 @@ class Notices:
             self._send(batch)
 
     def _send(self, batch: list[str]) -> None:
-        try:
-            with self.engine.connect() as conn:
-                conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
-                conn.exec_driver_sql(
-                    "SELECT pg_notify(%(ch)s, p) FROM unnest(%(ps)s::text[]) AS p",
-                    {"ch": CHANNEL, "ps": batch},
-                )
-                conn.commit()
-        except Exception:
-            # The replicas read every move they lack at the table's next notice.
-            log.exception("could not send %d table notices", len(batch))
+        with self.engine.connect() as conn:
+            send_notices(conn, batch)
+
+
+def send_notices(conn: sa.Connection, payloads: list[str]) -> None:
+    """Send notices of committed changes in one transaction committed without
+    waiting for the disk; a failure is logged (the replicas read every move
+    they lack at the table's next notice)."""
+    try:
+        conn.exec_driver_sql("SET LOCAL synchronous_commit TO off")
+        conn.exec_driver_sql(
+            "SELECT pg_notify(%(ch)s, p) FROM unnest(%(ps)s::text[]) AS p",
+            {"ch": CHANNEL, "ps": payloads},
+        )
+        conn.commit()
+    except Exception:
+        log.exception("could not send %d table notices", len(payloads))
+        conn.rollback()
 
 
 def _lease_end(seconds: float) -> Any:

@@ -150,3 +150,49 @@ def test_a_bots_move_is_announced_after_its_commit(pg_url: str) -> None:
             notes = [n.payload for n in ear.notifies(timeout=5, stop_after=2)]
         assert store.load_table(t["id"]).moves == [(0, "bid 1"), (1, "bid 2")]
         assert notes == [f"{store.node} move {t['id']} 1", f"{store.node} move {t['id']} 2"]
+
+
+def test_bots_moves_of_many_tables_are_written_in_one_statement(pg_url: str) -> None:
+    """``Store.write_bot_move``: moves of several tables queued together are
+    written by one statement and one commit; a number another writer already
+    stored is skipped (MoveTaken for its waiter, nothing written) while the
+    rest of the batch is stored and announced; waiters hear only after the
+    commit."""
+    import asyncio
+
+    import psycopg
+
+    from bestiary.server.store import CHANNEL, MoveTaken
+    from bestiary.server.store import _now as store_now
+
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        ids = [create(client, seats=["human", "human"], seed=i)["id"] for i in range(3)]
+        store = client.app.state.store  # type: ignore[attr-defined]
+        store.write_move(ids[1], 0, 0, "bid 3", None)  # move 0 of the second table is taken
+
+        async def batch() -> list[BaseException | None]:
+            loop = asyncio.get_running_loop()
+            futs = [loop.create_future() for _ in ids]
+            items = [(t, 0, 0, "bid 1", store_now(), f) for t, f in zip(ids, futs, strict=True)]
+            before = store.writer.batches
+            await asyncio.to_thread(store.writer._write, items)  # what its thread does
+            assert store.writer.batches == before + 1  # one statement, one commit
+            done = await asyncio.gather(*futs, return_exceptions=True)
+            return [d if isinstance(d, BaseException) else None for d in done]
+
+        with psycopg.connect(pg_url, autocommit=True) as ear:
+            ear.execute(f"LISTEN {CHANNEL}")
+            outcome = asyncio.run(batch())
+            notes = {n.payload for n in ear.notifies(timeout=5, stop_after=2)}
+        assert outcome[0] is None and outcome[2] is None
+        assert isinstance(outcome[1], MoveTaken)
+        assert store.load_table(ids[0]).moves == [(0, "bid 1")]
+        assert store.load_table(ids[1]).moves == [(0, "bid 3")]  # untouched
+        assert store.load_table(ids[2]).moves == [(0, "bid 1")]
+        assert notes == {f"{store.node} move {ids[0]} 1", f"{store.node} move {ids[2]} 1"}
+
+        async def queued() -> None:  # through the writer's thread
+            await asyncio.gather(*(store.write_bot_move(t, 1, 1, "bid 2") for t in ids))
+
+        asyncio.run(queued())
+        assert [store.load_table(t).moves[-1] for t in ids] == [(1, "bid 2")] * 3
