@@ -12,7 +12,8 @@ several processes need a PostgreSQL URL), with the per-client quotas raised
 - move round trip p50/p99: a person's ``act`` until the server has applied it
   and sent the update (an ``act`` then a ``ping``: the pong comes after),
   over the whole run, and the p99 after ``--warmup`` seconds (the start,
-  when every table is created at once, is a burst no real lobby sees);
+  when every table is created, is a burst no real lobby sees: at once by
+  default, or spread over ``--ramp`` seconds);
 - errors: HTTP failures, error messages and dropped sockets;
 - RSS: each server process with its worker processes (peak and at the end);
 - CPU seconds used by this client and by each server process (the client
@@ -63,6 +64,7 @@ LIMITS = {
     "spectators": 2000,
     "processes": 4,
     "seconds": 600.0,
+    "ramp": 600.0,
 }
 BESTIARY = Path(sys.executable).with_name("bestiary")
 LIST_EVERY = 5.0  # seconds between two listings of the playing tables (bot tables' ends)
@@ -159,15 +161,20 @@ async def bot_tables(
     n: int,
     until: float,
     stats: Stats,
+    ramp: float = 0.0,
 ) -> list[str]:
     """Keep ``n`` all-bot tables running until ``until``, created at each
-    process in turn (each runs the bots of those it created); every table."""
+    process in turn (each runs the bots of those it created); every table.
+    The first ``n`` are spread over ``ramp`` seconds (0: all at once)."""
     http = https[0]
     seats = [{"kind": "bot", "agent": bot}] * players
     created: list[str] = []
     running: set[str] = set()
+    start = time.monotonic()
     while time.monotonic() < until:
         while len(running) < n and time.monotonic() < until:
+            if ramp and len(created) < n:
+                await asyncio.sleep(start + ramp * len(created) / n - time.monotonic())
             where = https[len(created) % len(https)]
             r = await where.post("/api/tables", json={"game": game, "seats": seats})
             if r.status_code != 201:
@@ -261,10 +268,13 @@ async def pair(
     think: float,
     until: float,
     stats: Stats,
+    delay: float = 0.0,
 ) -> None:
     """A table of two scripted people (seats 0 and 1; bots in any others), each
     on its own process when there are several, thinking ``think`` seconds
-    (0.5x to 1.5x) before each move; a new table when one ends."""
+    (0.5x to 1.5x) before each move; a new table when one ends. The first
+    table is created after ``delay`` seconds."""
+    await asyncio.sleep(delay)
     http = https[index % len(https)]
     seats = [{"kind": "human"}] * 2 + [{"kind": "bot", "agent": "random"}] * (players - 2)
     while time.monotonic() < until:
@@ -401,12 +411,24 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         until = started + opts.seconds
         tasks = [
             asyncio.create_task(
-                bot_tables(https, opts.game, players, opts.bot, opts.tables, until, stats)
+                bot_tables(
+                    https, opts.game, players, opts.bot, opts.tables, until, stats, opts.ramp
+                )
             ),
             asyncio.create_task(sample_rss(pids, until, stats)),
             *[
                 asyncio.create_task(
-                    pair(bases, https, i, opts.game, players, opts.think, until, stats)
+                    pair(
+                        bases,
+                        https,
+                        i,
+                        opts.game,
+                        players,
+                        opts.think,
+                        until,
+                        stats,
+                        opts.ramp * i / opts.pairs,
+                    )
                 )
                 for i in range(opts.pairs)
             ],
@@ -471,6 +493,7 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         if trips
         else None,
         "warmup_s": opts.warmup,
+        "ramp_s": opts.ramp,
         "round_trip_ms_p99_after_warmup": _p99_ms(steady),
         "spectator_messages": stats.spectator_messages,
         "errors": stats.errors,
@@ -516,6 +539,13 @@ def main(argv: list[str] | None = None) -> int:
         default=15.0,
         help="seconds at the start (every table being created at once) left out of "
         "round_trip_ms_p99_after_warmup; the other percentiles count the whole run",
+    )
+    ap.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="seconds over which the first bot tables and pairs' tables are created "
+        "(0: all at once, a burst no real lobby sees); keep it within --warmup",
     )
     ap.add_argument("--db", default=None, help="store (default: a fresh SQLite file)")
     ap.add_argument("--json", action="store_true")
