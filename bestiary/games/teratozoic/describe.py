@@ -35,7 +35,7 @@ COLOURS: dict[str, str] = {
     "three-colour": N_("three-colour"),
 }
 POOL_SYMBOL = {"sun": "☉", "cross": "☒"}
-# Hand-placed monsters sit this far apart on the x axis (rules.MONSTER_GAP).
+# Hand-placed monsters sit this far apart on the x axis (generation.MONSTER_GAP).
 _GAP = 100
 
 

@@ -312,6 +312,3 @@ def _layout(raw: object, deck: Sequence[Card], by_name: Mapping[str, int]) -> li
         cells[(x, y)] = deck[card].name
         out.append(Placement(card, x, y, bool(turned)))
     return out
-
-
-GAME = TeratozoicGame()

@@ -31,8 +31,9 @@ NAMES = ["Ann", "Bob", "Cy"]
 
 
 def emitted_kinds() -> set[str]:
-    """Every event kind rules.py can emit (its ``emit("kind", ...)`` calls)."""
-    source = (PACKAGE / "rules.py").read_text(encoding="utf-8")
+    """Every event kind the rules can emit (the ``emit("kind", ...)`` calls of
+    every module of the package)."""
+    source = "".join(p.read_text(encoding="utf-8") for p in PACKAGE.glob("*.py"))
     return set(re.findall(r"emit\(\s*\"(\w+)\"", source))
 
 
