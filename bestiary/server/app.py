@@ -304,7 +304,11 @@ def create_app(
         )
         return table.info()
 
-    @app.get("/api/tables", summary="List tables, newest first, a page at a time")
+    @app.get(
+        "/api/tables",
+        summary="List tables, newest first, a page at a time",
+        response_model=dict[str, Any],
+    )
     async def list_tables(
         status: Annotated[
             Literal["waiting", "playing", "finished", "expired"] | None, Query()
@@ -315,9 +319,12 @@ def create_app(
         ] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 50,
         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         tables, total = await hub.list(status, game=game, free=free, limit=limit, offset=offset)
-        return {"tables": tables, "total": total, "limit": limit, "offset": offset}
+        # Plain JSON values already (table_info): sent as they are, without
+        # FastAPI's walk over every value of the page (about 15 ms of the event
+        # loop for a page of 100 tables).
+        return JSONResponse({"tables": tables, "total": total, "limit": limit, "offset": offset})
 
     @app.get("/api/tables/{table_id}", summary="A table's public info")
     async def get_table(table_id: str) -> dict[str, Any]:

@@ -196,3 +196,39 @@ def test_bots_moves_of_many_tables_are_written_in_one_statement(pg_url: str) -> 
 
         asyncio.run(queued())
         assert [store.load_table(t).moves[-1] for t in ids] == [(1, "bid 2")] * 3
+
+
+def test_a_failed_batch_of_bots_moves_fails_every_waiter_and_writes_nothing(pg_url: str) -> None:
+    """A statement of the move writer that fails (here: a move of a table that
+    does not exist) gives every waiter of its batch the error, writes none of
+    them, and the writer's thread goes on with the next batch."""
+    import asyncio
+
+    import sqlalchemy as sa
+
+    from bestiary.server.store import _now as store_now
+
+    with TestClient(create_app(pg_url, bot_delay=0)) as client:
+        t = create(client, seats=["human", "human"], seed=5)["id"]
+        store = client.app.state.store  # type: ignore[attr-defined]
+
+        async def failing() -> list[BaseException | None]:
+            loop = asyncio.get_running_loop()
+            futs = [loop.create_future() for _ in range(2)]
+            items = [
+                (t, 0, 0, "bid 1", store_now(), futs[0]),
+                ("no-such-table", 0, 0, "bid 1", store_now(), futs[1]),
+            ]
+            await asyncio.to_thread(store.writer._write, items)
+            done = await asyncio.gather(*futs, return_exceptions=True)
+            return [d if isinstance(d, BaseException) else None for d in done]
+
+        outcome = asyncio.run(failing())
+        assert all(isinstance(e, sa.exc.IntegrityError) for e in outcome), outcome
+        assert store.load_table(t).moves == []
+
+        async def after() -> None:
+            await store.write_bot_move(t, 0, 0, "bid 2")
+
+        asyncio.run(after())
+        assert store.load_table(t).moves == [(0, "bid 2")]
