@@ -21,6 +21,14 @@ The answer is exact, with a proof:
   ``sum(ends - 2) >= -2`` over the cards still to come (n cards need n - 1
   connections). The first size that exists is the largest: every larger one
   was refuted.
+- **Refuting a size sub-multiset by sub-multiset** (:func:`_refute`). When the
+  line bound is above the answer, the branch and bound must visit every layout
+  to say no (one 14-card pool took 3.5 s). A monster of n cards uses all the
+  cards of one sub-multiset of n, so when a short branch and bound does not
+  settle a size, every sub-multiset of that size that passes the bounds is
+  laid out whole (a small tree: every card must be used); if none closes, the
+  size is refuted without the full search. Only refutations are taken from
+  it, so the answers (size, cards, layout) are those of the search alone.
 
 A caller caps the work with a node budget (a server request must end); if it
 runs out, the best monster found is returned with ``exact=False`` and the
@@ -634,8 +642,9 @@ def _largest_closed_cached(
     of this many cards? First lay out whole sub-multisets of that size (using
     every card prunes hard, so a monster is usually found at once), then, if
     none was found, the branch and bound over every layout answers the question
-    for good. The first size answered yes is the largest, proven when every
-    larger size was answered no within the node budget."""
+    for good (after a short run of it, ``_refute`` may answer no first). The
+    first size answered yes is the largest, proven when every larger size was
+    answered no within the node budget."""
     target = upper_bound(shapes, counts)
     none = (0,) * len(shapes)
     if target < 1:
@@ -652,8 +661,9 @@ def _largest_closed_cached(
         # Is there a monster of ``size`` cards? A short branch and bound first
         # (it stops where the full one would: a monster it finds is the one the
         # full search finds); then an attempt to refute the size sub-multiset by
-        # sub-multiset (cheap when the line bound is above the answer, where the
-        # branch and bound must visit every layout); then the full search.
+        # sub-multiset (cheap where the line bound is above the answer and the
+        # branch and bound must visit every layout to say no); then the full
+        # branch and bound (also when a sub-multiset closes: the size exists).
         search = _Search(shapes, counts, max(min(_PROBE_BUDGET, budget - spent), 1), size - 1)
         complete = search.run(size)
         spent += search.nodes
@@ -685,12 +695,15 @@ def _quick(
     """A monster of exactly ``size`` cards found by laying out whole sub-multisets
     (each within a small node budget), or None; and the nodes spent."""
     spent = 0
+    unclosable = _matcher(shapes).unclosable
     for sub in _sub_multisets(shapes, counts, size):
         multiset = tuple(sorted(s for s, k in zip(shapes, sub, strict=True) for _ in range(k)))
-        layout, _, used = _close_search(multiset, min(_QUICK_BUDGET, max(budget - spent, 1)))
+        layout, proven, used = _close_search(multiset, min(_QUICK_BUDGET, max(budget - spent, 1)))
         spent += used
         if layout is not None:
             return (sub, layout), spent
+        if proven:
+            unclosable.add(sub)  # for _refute
         if spent >= budget:
             break
     return None, spent
