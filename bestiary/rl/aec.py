@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..agents.value import terminal_rewards
 from ..engine.protocol import Game, State
 from ..engine.registry import get_game
 from .encoding import action_mask, observer_for, render_text
@@ -34,13 +35,13 @@ RENDER_MODES = ("ansi", "human")
 
 
 def win_rewards(state: State) -> list[float]:
-    """1 shared among the winners, 0 for the others (all 0 while unfinished)."""
-    out = [0.0] * state.players
+    """1 shared among the winners, 0 for the others (all 0 while unfinished);
+    in a team game each member of a winning team gets it in full (the search's
+    rewards, ``agents.value.terminal_rewards``)."""
     result = state.result
-    if result is not None and result.winners:
-        for w in result.winners:
-            out[w] = 1.0 / len(result.winners)
-    return out
+    if result is None:
+        return [0.0] * state.players
+    return terminal_rewards(result, state.players, state.game.teams(state.players))
 
 
 class BestiaryAEC(AECEnv):

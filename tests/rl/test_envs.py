@@ -161,6 +161,18 @@ def test_a_finished_game_pays_the_winners() -> None:
         assert paid[agent] == (1.0 / len(winners) if s in winners else 0.0)
 
 
+def test_a_team_win_pays_each_member_in_full() -> None:
+    """docs/RL.md: "In M.E.A.T. a team's win is a win for each member" — the
+    search's rewards too (agents.value.terminal_rewards), not half each."""
+    e = raw_env("meat", players=4)
+    _play(e, 5, 100_000)
+    assert all(e.terminations.values())
+    winners = e.state.result.winners  # type: ignore[union-attr]
+    assert len(winners) == 2 and winners[0] % 2 == winners[1] % 2
+    paid = [e._cumulative_rewards[a] for a in e.possible_agents]
+    assert paid == [1.0 if s in winners else 0.0 for s in range(4)]
+
+
 def test_rendering_shows_the_table_as_text_without_hidden_hands() -> None:
     e = raw_env("taxonomy", players=2, render_mode="ansi")
     e.reset(seed=2)
