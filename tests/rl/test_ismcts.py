@@ -371,7 +371,7 @@ def test_a_team_win_is_a_full_win_for_each_member_as_in_the_estimates() -> None:
     assert result is not None and result.winners
     rewards = _rewards(state)
     assert [s for s in range(4) if rewards[s] == 1.0] == sorted(result.winners)
-    from bestiary.games.meat.bots import value_estimate
+    from bestiary.games.meat.value import value_estimate
 
     assert list(value_estimate(state)) == rewards  # type: ignore[arg-type]
 
@@ -382,8 +382,8 @@ def test_fitted_estimates_are_flatter_where_the_fit_said_so() -> None:
     overconfident, worse than a coin with two seats), and M.E.A.T.'s estimate
     before the battle is even odds at equal vitality and favours the side with
     more vitality, about e:1 per VALUE_SCALE_DRAFT points."""
-    from bestiary.games.meat import bots as meat_bots
-    from bestiary.games.monster_maker import bots as mm_bots
+    from bestiary.games.meat import value as meat_bots
+    from bestiary.games.monster_maker import value as mm_bots
 
     assert mm_bots.ODDS_SCALE[2] > mm_bots.ODDS_SCALE[3] > mm_bots.ODDS_SCALE_MANY
     state = get_game("meat").new(2, seed=1)
@@ -426,7 +426,7 @@ def test_a_playout_goes_on_past_its_depth_until_the_game_says_its_estimate_is_re
     (or the end, or ``rollout_limit``) and only then asks the estimate."""
     import bestiary.agents.value as value_module
     from bestiary.agents.value import GameValue
-    from bestiary.games.meat import bots as meat_bots
+    from bestiary.games.meat import value as meat_bots
     from bestiary.games.meat.phases import P_DRAFT, P_TACTICS
 
     asked: list[tuple[bool, int]] = []

@@ -1,0 +1,59 @@
+"""Each team's chance of winning a M.E.A.T. match from an unfinished position,
+for tree search (the ``value_estimate`` hook of ``bestiary.agents.value``, with
+``value_stage`` for ``bestiary.agents.fit_value`` and ``value_ready``). It
+reads a search's own sample, never the real game.
+"""
+
+from __future__ import annotations
+
+from bestiary.agents.value import logistic
+
+from .bots import evaluate
+from .phases import P_ACTIVATION, P_OVER, P_RESPOND, P_WINDOW
+from .rules import MeatState
+
+#: Playout decisions before ``value_estimate`` scores a search's sample.
+VALUE_DEPTH = 16
+#: The estimate's scales, fitted (logistic regression, 91 318 positions of 600
+#: two-seat heuristic self-play games, seeds 50000-50599, every fifth game held
+#: out) to which team went on to win. While creatures are on the field:
+#: ``evaluate``'s points (1 per vitality, 6 per creature alive ...) per factor e,
+#: and the vitality gap counted again with ``VALUE_VITALITY`` (the predicted
+#: battle says less than ``evaluate``'s weights assume); held-out log loss 0.605
+#: (the former hand-set scale of 6 points: 0.682, a coin: 0.693). Before that:
+#: vitality points per factor e (held-out log loss 0.616; the former 6: 0.640).
+VALUE_SCALE = 18.5
+VALUE_VITALITY = 1.05
+VALUE_SCALE_DRAFT = 9.5
+
+
+def value_estimate(state: MeatState) -> list[float]:
+    """Each seat's chance that its team wins, for tree search (see
+    ``bestiary.agents.value``): ``evaluate``'s board and vitality while the
+    creatures are on the field, the vitality alone before that, through a
+    logistic curve with fitted scales. ``state`` is a search's own sample,
+    never the real game."""
+    if state.phase == P_OVER:
+        team0 = 1.0 if state.winner_team == 0 else 0.0 if state.winner_team == 1 else 0.5
+    else:
+        gap = float(state.vit[0] - state.vit[1])
+        if state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND):
+            v = (evaluate(state, 0) + VALUE_VITALITY * gap) / VALUE_SCALE
+        else:
+            v = gap / VALUE_SCALE_DRAFT
+        team0 = logistic(v)
+    return [team0 if seat % 2 == 0 else 1.0 - team0 for seat in range(state.players)]
+
+
+def value_stage(state: MeatState) -> int:
+    """1 while creatures are on the field (the board part of the estimate), 0
+    before (vitality alone): the two scales ``bestiary.agents.fit_value`` fits."""
+    return int(state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND))
+
+
+def value_ready(state: MeatState) -> bool:
+    """Whether ``value_estimate`` can tell a playout's moves apart here: once the
+    creatures are on the field (the predicted battle) or at the end. Before
+    that it is the vitality alone, which no draft pick or placement changes,
+    so a search's playout goes on to the battle (``bestiary.agents.value``)."""
+    return state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND, P_OVER)
