@@ -28,6 +28,7 @@ COMMON = [
     "describe.py",
     "stats.py",
     "bots.py",
+    "value.py",
     "RULES.md",
     "data/event_rules.toml",
 ]
