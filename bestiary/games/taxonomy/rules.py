@@ -452,7 +452,8 @@ class TaxonomyState(Claims):
         legal: Sequence[Move] | None = self._legal
         if legal is None:
             legal = self.legal(seat)
-        require_legal(seat, action, legal)
+        if action not in legal:  # Moves compare by identity: a C-level scan
+            require_legal(seat, action, legal)  # raises, saying what is legal
         kind = action.kind
         # The kinds in order of frequency (random play: discards, then duels, attacks).
         if kind == DISCARD:
