@@ -1,3 +1,3 @@
 """Bestiary: engine, player and laboratory for monster card games."""
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from .. import __version__
 from ..engine.errors import (
     BadInput,
     BestiaryError,
@@ -213,7 +214,7 @@ def create_app(
         await hub.stop()
         store.dispose()
 
-    app = FastAPI(title="Bestiary", version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="Bestiary", version=__version__, lifespan=lifespan)
     app.state.hub = hub
     app.state.store = store
     app.state.limits = limits
