@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -685,37 +685,29 @@ _INSERT_MOVES = (
 )
 
 
-class MoveWriter:
-    """Bots' moves of many tables written by one thread: everything queued
-    while the last commit was on its way goes in one ``INSERT … SELECT FROM
-    unnest(…)`` and one (synchronous) commit. A commit waits for the disk;
-    with one commit for many moves the store keeps up with hundreds of bots
-    per second on one connection and one thread, instead of a pool of
-    threads each waiting on its own commit (and taking the interpreter's
-    lock from the event loop as each wakes). Each waiting coroutine is told
-    only after the commit, all of a batch in one hand-off to the event loop;
-    the batch's notices follow from the same thread (see :class:`Notices`).
+T = TypeVar("T")
 
-    A move whose number another writer already stored is skipped (``ON
-    CONFLICT DO NOTHING``: the others of the batch are written) and its
-    waiter gets MoveTaken. If the statement fails, every waiter of the batch
-    gets the error and nothing of the batch is written."""
 
-    BATCH = 1000
+class BatchThread(Generic[T]):
+    """A queue drained by one thread of its own, started at the first ``put``:
+    everything queued while the last batch was handled goes in the next one
+    (at most ``BATCH`` items), handed to ``_handle``. ``close`` lets the thread
+    finish what was queued before it and waits for it."""
 
-    def __init__(self, engine: Engine, node: str) -> None:
-        self.engine, self.node = engine, node
-        self._queue: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
+    BATCH = 500
+    NAME = "store-batches"
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[T | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
-        self.batches = 0  # statements written so far (for tests and curiosity)
 
-    def put(self, table_id: str, n: int, seat: int, action: str, fut: asyncio.Future[None]) -> None:
+    def _put(self, item: T) -> None:
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="store-moves", daemon=True)
+                self._thread = threading.Thread(target=self._run, name=self.NAME, daemon=True)
                 self._thread.start()
-        self._queue.put((table_id, n, seat, action, _now(), fut))
+        self._queue.put(item)
 
     def close(self) -> None:
         with self._lock:
@@ -740,11 +732,42 @@ class MoveWriter:
                     stop = True
                     break
                 batch.append(more)
-            self._write(batch)
+            self._handle(batch)
             if stop:
                 return
 
-    def _write(self, batch: list[tuple[Any, ...]]) -> None:
+    def _handle(self, batch: list[T]) -> None:
+        raise NotImplementedError
+
+
+class MoveWriter(BatchThread[tuple[Any, ...]]):
+    """Bots' moves of many tables written by one thread: everything queued
+    while the last commit was on its way goes in one ``INSERT … SELECT FROM
+    unnest(…)`` and one (synchronous) commit. A commit waits for the disk;
+    with one commit for many moves the store keeps up with hundreds of bots
+    per second on one connection and one thread, instead of a pool of
+    threads each waiting on its own commit (and taking the interpreter's
+    lock from the event loop as each wakes). Each waiting coroutine is told
+    only after the commit, all of a batch in one hand-off to the event loop;
+    the batch's notices follow from the same thread (see :class:`Notices`).
+
+    A move whose number another writer already stored is skipped (``ON
+    CONFLICT DO NOTHING``: the others of the batch are written) and its
+    waiter gets MoveTaken. If the statement fails, every waiter of the batch
+    gets the error and nothing of the batch is written."""
+
+    BATCH = 1000
+    NAME = "store-moves"
+
+    def __init__(self, engine: Engine, node: str) -> None:
+        super().__init__()
+        self.engine, self.node = engine, node
+        self.batches = 0  # statements written so far (for tests and curiosity)
+
+    def put(self, table_id: str, n: int, seat: int, action: str, fut: asyncio.Future[None]) -> None:
+        self._put((table_id, n, seat, action, _now(), fut))
+
+    def _handle(self, batch: list[tuple[Any, ...]]) -> None:
         cols: list[list[Any]] = [[], [], [], [], []]
         for item in batch:
             for col, value in zip(cols, item[:5], strict=True):
@@ -799,7 +822,7 @@ def _settle(
             fut.set_exception(MoveTaken(f"move {n} of table {table_id} is already stored"))
 
 
-class Notices:
+class Notices(BatchThread[str]):
     """Notices of committed changes, sent by a thread of their own in batches:
     one transaction (one turn of PostgreSQL's NOTIFY lock) for all the notices
     queued meanwhile, committed without waiting for the disk
@@ -807,45 +830,16 @@ class Notices:
     crash; the moves it announces are already committed)."""
 
     BATCH = 500
+    NAME = "store-notices"
 
     def __init__(self, engine: Engine) -> None:
+        super().__init__()
         self.engine = engine
-        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
 
     def put(self, payload: str) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="store-notices", daemon=True)
-                self._thread.start()
-        self._queue.put(payload)
+        self._put(payload)
 
-    def close(self) -> None:
-        with self._lock:
-            thread, self._thread = self._thread, None
-        if thread is not None:
-            self._queue.put(None)
-            thread.join(10)
-
-    def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            while len(batch) < self.BATCH:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._send(batch)
-                    return
-                batch.append(more)
-            self._send(batch)
-
-    def _send(self, batch: list[str]) -> None:
+    def _handle(self, batch: list[str]) -> None:
         with self.engine.connect() as conn:
             send_notices(conn, batch)
 

@@ -175,7 +175,7 @@ def test_bots_moves_of_many_tables_are_written_in_one_statement(pg_url: str) -> 
             futs = [loop.create_future() for _ in ids]
             items = [(t, 0, 0, "bid 1", store_now(), f) for t, f in zip(ids, futs, strict=True)]
             before = store.writer.batches
-            await asyncio.to_thread(store.writer._write, items)  # what its thread does
+            await asyncio.to_thread(store.writer._handle, items)  # what its thread does
             assert store.writer.batches == before + 1  # one statement, one commit
             done = await asyncio.gather(*futs, return_exceptions=True)
             return [d if isinstance(d, BaseException) else None for d in done]
@@ -219,7 +219,7 @@ def test_a_failed_batch_of_bots_moves_fails_every_waiter_and_writes_nothing(pg_u
                 (t, 0, 0, "bid 1", store_now(), futs[0]),
                 ("no-such-table", 0, 0, "bid 1", store_now(), futs[1]),
             ]
-            await asyncio.to_thread(store.writer._write, items)
+            await asyncio.to_thread(store.writer._handle, items)
             done = await asyncio.gather(*futs, return_exceptions=True)
             return [d if isinstance(d, BaseException) else None for d in done]
 
