@@ -18,6 +18,7 @@ from ..engine.rng import Rng
 from .base import make_agent
 from .context import AgentContext
 from .ismcts import ISMCTSAgent
+from .value import search_options
 
 #: Longest search a hint may ask for (the server caps it lower).
 MAX_SECONDS = 10.0
@@ -53,12 +54,14 @@ class Hint:
 
 def strongest_spec(state: State, seconds: float, iterations: int | None = None) -> str:
     """The search the game plays best with: ISMCTS guided by the game's own bot
-    where it has one (heuristic playouts and prior), random playouts otherwise.
+    where it has one (heuristic playouts and prior), random playouts otherwise,
+    with the options the game's value module names (``SEARCH_OPTIONS``).
     ``iterations`` replaces the time budget (a reproducible search, for tests)."""
     guided = "heuristic" in state.game.agents()
     rollout = "heuristic,rollout_limit=200" if guided else "random"
     budget = f"iterations={iterations}" if iterations is not None else f"seconds={seconds:g}"
-    return f"ismcts:{budget},rollout={rollout}"
+    extra = search_options(state.game)
+    return f"ismcts:{budget},rollout={rollout}" + (f",{extra}" if extra else "")
 
 
 def suggest(

@@ -32,13 +32,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..engine.protocol import Result, State
+from ..engine.protocol import Game, Result, State
 
 ValueEstimate = Callable[[State], Sequence[float]]
 
 HOOK = "value_estimate"
 DEPTH = "VALUE_DEPTH"
 READY = "value_ready"
+OPTIONS = "SEARCH_OPTIONS"
 
 
 @dataclass(frozen=True)
@@ -76,12 +77,29 @@ def find_value(state: State) -> GameValue | None:
     return found
 
 
+def search_options(game: Game) -> str:
+    """The ISMCTS options the game's search was measured strongest with, as
+    spec text (``"playout=lookahead=0"``; "" when it names none): the
+    ``SEARCH_OPTIONS`` of its value module. The hint and the server's
+    strongest level add them to their budgets."""
+    for module_name in _game_modules(game):
+        module = _load(module_name)
+        options = getattr(module, OPTIONS, None) if module is not None else None
+        if isinstance(options, str) and options:
+            return options
+    return ""
+
+
 def _candidate_modules(state: State) -> list[str]:
+    return _game_modules(state.game)
+
+
+def _game_modules(game: Game) -> list[str]:
     out = []
-    heuristic = state.game.agents().get("heuristic")
+    heuristic = game.agents().get("heuristic")
     if heuristic is not None and getattr(heuristic, "__module__", None):
         out.append(heuristic.__module__)
-    module = sys.modules.get(type(state.game).__module__)
+    module = sys.modules.get(type(game).__module__)
     package = getattr(module, "__package__", None) if module is not None else None
     if package:
         out.append(f"{package}.value")

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from ..agents.base import _import_agent, is_import_path, parse_spec
+from ..agents.value import search_options
 from ..engine.errors import BadAgentSpec
 from ..engine.protocol import Game
 
@@ -41,9 +42,10 @@ def level_spec(game: Game, level: str) -> str:
         return "random"
     if level == "normal":
         return "heuristic" if "heuristic" in game.agents() else "ismcts:iterations=100"
+    extra = search_options(game)  # what the game's search plays best with
     if "heuristic" in game.agents():
-        return "ismcts:seconds=1,rollout_limit=200"
-    return "ismcts:iterations=400"
+        return "ismcts:seconds=1,rollout_limit=200" + (f",{extra}" if extra else "")
+    return "ismcts:iterations=400" + (f",{extra}" if extra else "")
 
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")

@@ -76,3 +76,23 @@ def test_an_old_unbounded_spec_is_not_played_after_a_restart(tmp_path: Path) -> 
                 break
             time.sleep(0.2)
         assert client.get("/api/tables/old-table").json()["status"] == "finished"
+
+
+def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -> None:
+    """docs/RL.md, "Strength": M.E.A.T.'s search beat the heuristic with its
+    playouts' look-ahead off; the hard level (and the hint) play that search,
+    other games the generic one, and the spec builds an agent that moves."""
+    from bestiary.agents import AgentContext, make_agent
+    from bestiary.agents.hint import strongest_spec
+    from bestiary.engine import Rng
+
+    meat = get_game("meat")
+    hard = playable(meat, "hard", 2000)
+    assert hard == "ismcts:seconds=1,rollout_limit=200,playout=lookahead=0"
+    state = meat.create(2, 3, meat.variants["standard"])
+    assert strongest_spec(state, 0.5).endswith(",playout=lookahead=0")
+    fast = hard.replace("seconds=1", "iterations=8")
+    seat = state.to_act()[0]
+    move = make_agent(meat, fast, seed=1).act(AgentContext(state, seat, Rng(1)))
+    assert move in state.legal(seat)
+    assert playable(get_game("taxonomy"), "hard", 2000) == "ismcts:seconds=1,rollout_limit=200"
