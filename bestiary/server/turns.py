@@ -34,7 +34,6 @@ class BotTurns:
         self.share = share
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._scheduled = False
-        self._granted_at: float | None = None  # when the last turn was given
         self.granted = 0  # turns given so far (for tests and curiosity)
 
     def pause(self, step: float) -> float:
@@ -62,23 +61,23 @@ class BotTurns:
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         self._scheduled = False
-        now = loop.time()
-        if self._granted_at is not None and self._waiting:
-            # The last bot ran since its turn was given: its step's cost (with
-            # whatever else ran in that iteration), paid for by a pause.
-            pause = self.pause(now - self._granted_at)
-            self._granted_at = None
-            if pause > 0.0005:
-                self._kick(loop, pause)
-                return
-        self._granted_at = None
         while self._waiting:
             fut = self._waiting.popleft()
             if not fut.done():  # a cancelled waiter gives its turn to the next
                 fut.set_result(None)
                 self.granted += 1
-                self._granted_at = now
-                break
-        # The next turn in the next iteration: the woken bot runs in this
-        # one's successor, and the sockets are polled before the one after.
-        self._kick(loop)
+                # The woken bot runs in the next iteration (its wake-up is
+                # queued now); this runs right after its step, in the same one.
+                self._scheduled = True
+                loop.call_soon(self._after_step, loop, loop.time())
+                return
+
+    def _after_step(self, loop: asyncio.AbstractEventLoop, granted_at: float) -> None:
+        """The granted bot's step is over: it cost ``now - granted_at`` (with
+        whatever else ran in that iteration), paid for by a pause before the
+        next bot's turn. Measured here, not at the next turn: time with no bot
+        waiting (a person thinking) is no bot's cost."""
+        self._scheduled = False
+        # The next turn in the next iteration (or after the pause): the sockets
+        # are polled in between.
+        self._kick(loop, self.pause(loop.time() - granted_at))

@@ -201,6 +201,28 @@ def test_bots_leave_the_loop_to_others_for_their_share() -> None:
     assert order == ["bot0", "person", "bot1"]
 
 
+def test_time_with_no_bot_waiting_is_no_bots_cost() -> None:
+    """The pause pays for a bot's step only: after a quick bot step and a
+    second of nobody waiting (a person thinking), the next bot moves at once.
+    (The first version charged the idle second to the step and made the next
+    bot wait as long again: a table with a person could take half a minute to
+    answer.)"""
+    import time
+
+    waited: list[float] = []
+
+    async def main() -> None:
+        turns = BotTurns(share=0.5)
+        await turns.wait()  # a quick step
+        await asyncio.sleep(0.3)  # nobody waits for a turn
+        t0 = time.perf_counter()
+        await turns.wait()
+        waited.append(time.perf_counter() - t0)
+
+    asyncio.run(main())
+    assert waited[0] < 0.1, waited
+
+
 def test_the_pause_after_a_bot_step_follows_the_share() -> None:
     assert BotTurns(share=0.5).pause(0.01) == 0.01
     assert BotTurns(share=0.25).pause(0.01) == 0.03
