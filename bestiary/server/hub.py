@@ -190,25 +190,21 @@ class Hub:
 
     def get(self, table_id: str) -> LiveTable:
         """The live table (loaded from the store if need be): for playing and watching."""
-        table = self.live.get(table_id)
-        if table is not None:
-            self.live.move_to_end(table_id)
-            return table
-        row = self.store.load_table(table_id)
-        if row is None:
-            raise NotFound(f"no table {table_id[:40]!r}")
-        if row.status == "expired":
-            raise NotFound(f"table {table_id} expired before anyone joined it")
-        return self._table(row)
+        if table_id in self.live:
+            return self._loaded(table_id, None)
+        return self._loaded(table_id, self.store.load_table(table_id))
 
     async def get_async(self, table_id: str) -> LiveTable:
         """:meth:`get`, loading a table that is not live off the event loop
         on PostgreSQL."""
-        table = self.live.get(table_id)
-        if table is not None or not self.store.shared:
+        if table_id in self.live or not self.store.shared:
             return self.get(table_id)
-        row = await self.store.run(self.store.load_table, table_id)
-        table = self.live.get(table_id)  # loaded meanwhile by someone else
+        return self._loaded(table_id, await self.store.run(self.store.load_table, table_id))
+
+    def _loaded(self, table_id: str, row: TableRow | None) -> LiveTable:
+        """The live table, else one made from its stored ``row`` (loaded
+        meanwhile by someone else: the live one wins)."""
+        table = self.live.get(table_id)
         if table is not None:
             self.live.move_to_end(table_id)
             return table
