@@ -103,6 +103,7 @@ class LiveTable:
         self.timer: asyncio.Task[None] | None = None
         self.on_idle: Callable[[LiveTable], None] | None = None
         self._follower: asyncio.Task[None] | None = None  # catching up after notices
+        self._specs: dict[str | None, str] = {}  # stored agent -> the spec it plays
         self._behind = False
         # Whether this process runs the bots and the turn timer: always with
         # one process; with several, only the holder of the table's lease.
@@ -552,15 +553,22 @@ class LiveTable:
 
     def _decides_inline(self, seat: int) -> bool:
         """Whether the seat's bot decides on the event loop (no awaiting)."""
-        agent = self.row.seats[seat].agent
-        spec = playable(self.game, agent, self.limits.max_iterations, self.agents)
-        return spec == "random" or self.pool is None
+        return self._playable(self.row.seats[seat].agent) == "random" or self.pool is None
+
+    def _playable(self, agent: str | None) -> str:
+        """The spec a stored agent plays (``bots.playable``), resolved once per
+        agent: every bot move asks twice (inline or not, then the decision)."""
+        spec = self._specs.get(agent)
+        if spec is None:
+            spec = self._specs[agent] = playable(
+                self.game, agent, self.limits.max_iterations, self.agents
+            )
+        return spec
 
     async def _bot_decision(self, seat: int, agent: str | None = None) -> str:
         """The bot's move for ``seat``: its own bot, or ``agent`` (a person's
         seat whose time ran out)."""
-        agent = agent or self.row.seats[seat].agent
-        spec = playable(self.game, agent, self.limits.max_iterations, self.agents)
+        spec = self._playable(agent or self.row.seats[seat].agent)
         n = self.moves
         if spec != "random" and self.pool is not None:
             try:
