@@ -61,7 +61,7 @@ def find_value(state: State) -> GameValue | None:
     if game.id in _cache:
         return _cache[game.id]
     found: GameValue | None = None
-    for module_name in _candidate_modules(state):
+    for module_name in _game_modules(game):
         module = _load(module_name)
         hook = getattr(module, HOOK, None) if module is not None else None
         if callable(hook):
@@ -88,10 +88,6 @@ def search_options(game: Game) -> str:
         if isinstance(options, str) and options:
             return options
     return ""
-
-
-def _candidate_modules(state: State) -> list[str]:
-    return _game_modules(state.game)
 
 
 def _game_modules(game: Game) -> list[str]:
