@@ -259,6 +259,13 @@ def test_meat_shows_leader_effects_and_a_hand_without_the_laid_creatures(
     seat = Seat(server, browser, "meat", ["heuristic"], {"vitality_1v1": 6}, 3, viewport)
     page = seat.page
     page.wait_for_selector(".meat-leader-card", timeout=15000)
+    # The leaders' texts come with the card list, which may arrive after the
+    # first drawing of the table; the page draws again when it does.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.meat-leader-text')]"
+        ".every(t => !t.textContent.startsWith('('))",
+        timeout=15000,
+    )
     texts = page.eval_on_selector_all(
         ".meat-leader-card .meat-leader-text", "ts => ts.map(t => t.textContent)"
     )
