@@ -189,6 +189,9 @@ class ISMCTSAgent:
         # subtree kept from the previous decision (0: searched afresh).
         self.last_estimated = 0
         self.last_reused = 0
+        # The guide's move for the last searched position (None: no guide), so a
+        # measurement can count how often the search overrules it.
+        self.last_guide: str | None = None
         # After a search: the subtree under the chosen move, and the search's own
         # first sample with that move applied (to recognise the next position).
         self._kept: tuple[_Node, State] | None = None
@@ -206,6 +209,7 @@ class ISMCTSAgent:
         first = ctx.determinize()
         policy = self._policy(first)
         guide = self._guide(first, ctx)
+        self.last_guide = guide
         game_value, horizon = self._horizon(first)
         witness = first.clone() if self.reuse else None
         done = 0

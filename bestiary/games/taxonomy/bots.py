@@ -18,6 +18,13 @@ monsters at the most threatening opponent (points, then cards laid; ties
 broken at random, so that no seat is everyone's target). It adds a drawn
 card to a laid set up to five cards; past five only the set of 8 remains
 (RULES.md, reading 25), so only when 8 of that key are still within reach.
+
+``lite=1`` (a playout option: ``ismcts:playout=lite=1``) makes the same moves
+faster: instead of the seat's whole view it builds only the fields it reads
+(hand, tables, discards, set-aside cards, bans, scores, the claim, the deck's
+key sizes), from the same state and with the same card dicts, so it sees
+exactly what the view would show and nothing more. An agent that is not
+given a taxonomy state falls back to the view.
 """
 
 from __future__ import annotations
@@ -29,16 +36,61 @@ from typing import Any
 from ...agents.base import AgentContext
 from ...engine.protocol import Action
 from ...engine.rng import Rng
+from .view import CLAIM_WINDOW, asked, claim_view, scoring_json
 
 PLAN_BONUS = 10.0
 BEASTMAN = "beastman"
 
 
+_GROUPS: dict[tuple[str, str], str] = {}
+
+
 def _group(card: Mapping[str, Any]) -> str:
     """What a proud monster bans: its type, or its family for a Beastman (cards.Card.group)."""
-    if str(card["type"]).casefold() == BEASTMAN:
-        return f"Beastman/{card['family']}"
-    return str(card["type"])
+    kind, family = str(card["type"]), str(card["family"])
+    group = _GROUPS.get((kind, family))
+    if group is None:
+        group = f"Beastman/{family}" if kind.casefold() == BEASTMAN else kind
+        _GROUPS[(kind, family)] = group
+    return group
+
+
+def lite_view(state: Any, seat: int) -> dict[str, Any]:
+    """The fields of ``state.view(seat)`` this bot reads, built the same way
+    (``view.seat_view``), for playouts: a full view costs a quarter of a
+    playout's time. Only what the seat's own view shows."""
+    deck = state.deck
+    names = deck.key_names
+    card = state._card
+    key_sizes = _KEY_SIZES.get(id(deck))
+    if key_sizes is None or key_sizes[0] is not deck:
+        key_sizes = _KEY_SIZES[id(deck)] = (
+            deck,
+            {names[k]: deck.key_size[k] for k in range(deck.num_keys)},
+            sorted(names[k] for k in deck.orphan_keys),
+        )
+    claim = None
+    if state.phase == CLAIM_WINDOW and asked(state, seat):
+        claim = claim_view(state, seat)
+    return {
+        "seat": seat,
+        "hand": [card(c) for c in state.hands[seat]],
+        "tables": [
+            [{"key": names[k], "cards": [card(c) for c in cs]} for k, cs in t]
+            for t in state.tables
+        ],
+        "discards": [card(c) for c in state.discards],
+        "set_aside": [[card(c) for c in a] for a in state.aside],
+        "bans": [sorted(deck.group_names[g] for g in b) for b in state.bans],
+        "scores": list(state.scores),
+        "claim": claim,
+        "key_sizes": key_sizes[1],
+        "orphan_keys": key_sizes[2],
+        "scoring": scoring_json(state.scoring),
+    }
+
+
+_KEY_SIZES: dict[int, tuple[Any, dict[str, int], list[str]]] = {}
 
 
 def _content_points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float:
@@ -56,9 +108,22 @@ def _content_points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) 
 
 
 class HeuristicAgent:
-    def __init__(self, seed: int = 0, greed: float | str = 0.3) -> None:
+    def __init__(
+        self, seed: int = 0, greed: float | str = 0.3, lite: bool | str = False
+    ) -> None:
         self.rng = Rng(seed)
         self.greed = float(greed)
+        self.lite = str(lite).strip().casefold() in ("1", "true", "yes")
+        # Per decision: _have, _unseen and _plan of the view in hand (pure
+        # functions of it, asked several times per decision).
+        self._memo: dict[str, Any] = {}
+
+    def _view(self, ctx: AgentContext) -> Mapping[str, Any]:
+        if self.lite:
+            state = getattr(ctx, "_AgentContext__state", None)
+            if state is not None and hasattr(state, "_card") and hasattr(state, "deck"):
+                return lite_view(state, ctx.seat)
+        return ctx.view()
 
     # ------------------------------------------------------------------ decisions
     def act(self, ctx: AgentContext) -> Action:
@@ -68,7 +133,8 @@ class HeuristicAgent:
         by_text = {str(a): a for a in legal}
         if "win" in by_text:
             return by_text["win"]
-        view = ctx.view()
+        self._memo = {}
+        view = self._view(ctx)
         rps = [a for t, a in by_text.items() if t.startswith("rps ")]
         if rps:
             return self.rng.choice(rps)
@@ -181,6 +247,14 @@ class HeuristicAgent:
     # ------------------------------------------------------------------ valuation
     def _have(self, view: Mapping[str, Any]) -> Counter[str]:
         """Cards per collecting key in my hand and on my table (banned groups excluded)."""
+        hit = self._memo.get("have")
+        if hit is not None and hit[0] is view:
+            return hit[1]
+        have = self._count_have(view)
+        self._memo["have"] = (view, have)
+        return have
+
+    def _count_have(self, view: Mapping[str, Any]) -> Counter[str]:
         seat = view.get("seat")
         banned = set((view.get("bans") or [[]] * (seat + 1 if seat is not None else 1))[seat or 0])
         have: Counter[str] = Counter()
@@ -195,6 +269,14 @@ class HeuristicAgent:
         return have
 
     def _unseen(self, view: Mapping[str, Any]) -> Counter[str]:
+        hit = self._memo.get("unseen")
+        if hit is not None and hit[0] is view:
+            return hit[1]
+        unseen = self._count_unseen(view)
+        self._memo["unseen"] = (view, unseen)
+        return unseen
+
+    def _count_unseen(self, view: Mapping[str, Any]) -> Counter[str]:
         sizes: Mapping[str, int] = view.get("key_sizes") or {}
         seen: Counter[str] = Counter()
         piles: list[Sequence[Mapping[str, Any]]] = [
@@ -212,6 +294,14 @@ class HeuristicAgent:
 
     def _plan(self, view: Mapping[str, Any]) -> list[str]:
         """The (up to) two keys worth building, best first."""
+        hit = self._memo.get("plan")
+        if hit is not None and hit[0] is view:
+            return hit[1]
+        plan = self._make_plan(view)
+        self._memo["plan"] = (view, plan)
+        return plan
+
+    def _make_plan(self, view: Mapping[str, Any]) -> list[str]:
         have = self._have(view)
         unseen = self._unseen(view)
         sizes: Mapping[str, int] = view.get("key_sizes") or {}
