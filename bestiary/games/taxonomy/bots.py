@@ -93,9 +93,39 @@ def lite_view(state: Any, seat: int) -> dict[str, Any]:
 _KEY_SIZES: dict[int, tuple[Any, dict[str, int], list[str]]] = {}
 
 
+class _Unseen(Counter[str]):
+    """Cards of each key not yet seen, counted when first asked (the bot asks
+    about a few keys, the deck has dozens): ``max(0, size - seen)``, 0 for a
+    key the deck does not have."""
+
+    def __init__(self, sizes: Mapping[str, int], seen: Counter[str]) -> None:
+        super().__init__()
+        self._sizes = sizes
+        self._seen = seen
+
+    def __missing__(self, key: str) -> int:
+        value = max(0, self._sizes.get(key, 0) - self._seen[key])
+        self[key] = value
+        return value
+
+
+_POINTS: dict[tuple[int, int, bool], tuple[Mapping[str, Any], float]] = {}
+
+
 def _content_points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float:
     """What a set of 4 of a key of this size scores under the table in force
-    (the view's ``scoring``: data/scoring.toml or a designer's, reading 7)."""
+    (the view's ``scoring``: data/scoring.toml or a designer's, reading 7).
+    Remembered per table (views share one scoring dict per table)."""
+    if not scoring:
+        return 0.0
+    key = (id(scoring), size, orphan)
+    hit = _POINTS.get(key)
+    if hit is None or hit[0] is not scoring:
+        hit = _POINTS[key] = (scoring, _points(size, orphan, scoring))
+    return hit[1]
+
+
+def _points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float:
     if not scoring:
         return 0.0
     four = scoring["four"]
@@ -290,7 +320,7 @@ class HeuristicAgent:
             for card in pile:
                 for k in card["keys"]:
                     seen[k] += 1
-        return Counter({k: max(0, n - seen[k]) for k, n in sizes.items()})
+        return _Unseen(sizes, seen)
 
     def _plan(self, view: Mapping[str, Any]) -> list[str]:
         """The (up to) two keys worth building, best first."""
