@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import BadInput, BestiaryError
-from .workers import Busy, TooSlow, WorkerFailed
+from .workers import Slots, TooSlow, WorkerFailed
 
 log = logging.getLogger("bestiary.server")
 
@@ -51,24 +51,13 @@ class RayPool:
                 raise BadInput(f"cannot join the Ray cluster at {address!r}: {reason}") from None
         self._actor = ray.remote(num_cpus=1)(_Thinker)
         self._idle: list[Any] = []
-        self._slots: asyncio.Semaphore | None = None
-        self._closed = False
+        self._slots = Slots(self.size, f"{name} actor(s)")
         self.calls = 0
 
     async def run(
         self, fn: Callable[..., Any], *args: Any, seconds: float, wait: float | None = None
     ) -> Any:
-        if self._closed:
-            raise Busy("the server is shutting down")
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.size)
-        try:
-            await asyncio.wait_for(self._slots.acquire(), wait)
-        except TimeoutError:
-            raise Busy(
-                f"the server is busy ({self.size} {self.name} actor(s) all taken); "
-                "try again in a moment"
-            ) from None
+        await self._slots.take(wait)
         actor = self._idle.pop() if self._idle else self._actor.remote()
         try:
             ref = actor.call.remote(fn, args)  # type: ignore[union-attr]
@@ -100,7 +89,7 @@ class RayPool:
             self.ray.kill(actor)
 
     def close(self) -> None:
-        self._closed = True
+        self._slots.closed = True
         for actor in self._idle:
             self._kill(actor)
         self._idle.clear()

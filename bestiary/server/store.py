@@ -264,16 +264,9 @@ class Store:
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
-            t = conn.execute(tables.select().where(tables.c.id == table_id)).first()
-            if t is None:
+            row = _header(conn, table_id)
+            if row is None:
                 return None
-            row = _table_row(t)
-            row.seats = [
-                SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
-                for s in conn.execute(
-                    seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
-                )
-            ]
             row.moves = [
                 (m.seat, m.action)
                 for m in conn.execute(
@@ -568,17 +561,7 @@ class Store:
     def load_header(self, table_id: str) -> TableRow | None:
         """A table's row and seats without its moves."""
         with self.engine.connect() as conn:
-            t = conn.execute(tables.select().where(tables.c.id == table_id)).first()
-            if t is None:
-                return None
-            row = _table_row(t)
-            row.seats = [
-                SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
-                for s in conn.execute(
-                    seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
-                )
-            ]
-            return row
+            return _header(conn, table_id)
 
     def statuses(self, ids: Iterable[str]) -> dict[str, str]:
         with self.engine.connect() as conn:
@@ -880,6 +863,21 @@ def _table_row(t: Any) -> TableRow:
         turn_seconds=t.turn_seconds,
         rematch=t.rematch,
     )
+
+
+def _header(conn: Any, table_id: str) -> TableRow | None:
+    """A table's row and its seats (no moves), or None if there is no such table."""
+    t = conn.execute(tables.select().where(tables.c.id == table_id)).first()
+    if t is None:
+        return None
+    row = _table_row(t)
+    row.seats = [
+        SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
+        for s in conn.execute(
+            seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
+        )
+    ]
+    return row
 
 
 def _aware(when: datetime) -> datetime:

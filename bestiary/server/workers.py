@@ -134,6 +134,33 @@ class _Worker:
         self.recv.close()
 
 
+class Slots:
+    """At most ``size`` calls at once: a pool's places, taken before a call and
+    released after it (both pools, local processes and Ray actors, queue alike)."""
+
+    def __init__(self, size: int, what: str) -> None:
+        self.size, self.what = size, what
+        self.closed = False
+        self._sem: asyncio.Semaphore | None = None  # made on the loop that first waits
+
+    async def take(self, wait: float | None) -> None:
+        """Wait up to ``wait`` seconds (None: as long as it takes) for a place, or Busy."""
+        if self.closed:
+            raise Busy("the server is shutting down")
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self.size)
+        try:
+            await asyncio.wait_for(self._sem.acquire(), wait)
+        except TimeoutError:
+            raise Busy(
+                f"the server is busy ({self.size} {self.what} all taken); try again in a moment"
+            ) from None
+
+    def release(self) -> None:
+        assert self._sem is not None
+        self._sem.release()
+
+
 class WorkerPool:
     """At most ``size`` calls at once, each in its own process and time limit."""
 
@@ -141,9 +168,8 @@ class WorkerPool:
         self.size, self.name = max(1, size), name
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
-        self._slots: asyncio.Semaphore | None = None
+        self._slots = Slots(self.size, f"{name} worker(s)")
         self._threads = ThreadPoolExecutor(self.size, thread_name_prefix=f"wait-{name}")
-        self._closed = False
 
     @property
     def busy(self) -> int:
@@ -154,17 +180,7 @@ class WorkerPool:
     ) -> Any:
         """``fn(*args)`` in a worker, stopped after ``seconds``. ``wait``: how long
         to queue for a free worker (None: as long as it takes) before Busy."""
-        if self._closed:
-            raise Busy("the server is shutting down")
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.size)
-        try:
-            await asyncio.wait_for(self._slots.acquire(), wait)
-        except TimeoutError:
-            raise Busy(
-                f"the server is busy ({self.size} {self.name} worker(s) all taken); "
-                "try again in a moment"
-            ) from None
+        await self._slots.take(wait)
         worker: _Worker | None = None
         try:
             worker = self._idle.pop() if self._idle else self._start()
@@ -195,7 +211,7 @@ class WorkerPool:
 
     def close(self) -> None:
         """Kill every worker now (threads waiting on them then return at once)."""
-        self._closed = True
+        self._slots.closed = True
         for worker in list(self._all):
             self._retire(worker)
         self._idle.clear()
