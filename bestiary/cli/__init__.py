@@ -30,7 +30,7 @@ HELP = {
         "Every metric of two runs side by side: difference, interval, test; biggest movers first."
     ),
     "sweep": N_(
-        "One run per value of an option (or per card file) and a page plotting each metric\n"
+        "One run per value of an option (or per card file) and a page plotting each metric "
         "against the value."
     ),
     "arena": N_(
@@ -48,14 +48,18 @@ HELP = {
         "Example: echo '{\"hand\": [...]}' | bestiary score taxonomy"
     ),
     "hint": N_(
-        "Suggest a move for a seat of a recorded game, as the strongest bot sees it\n"
+        "Suggest a move for a seat of a recorded game, as the strongest bot sees it "
         "(from that seat's view only)."
     ),
     "bench": N_(
-        "Time random self-play (µs per decision, games per second), clone() and\n"
+        "Time random self-play (µs per decision, games per second), clone() and "
         "determinize() (µs each) and ISMCTS (iterations per second), and game extras.\n\n"
-        "With a game, -o/--cards/--variant measure those rules (e.g. a designer's\n"
+        "With a game, -o/--cards/--variant measure those rules (e.g. a designer's "
         "card file); without one, every installed game in one table."
+    ),
+    "serve": N_(
+        "Run the web app: lobby and tables for every game. Several processes may "
+        "serve the same tables over one PostgreSQL (--db postgresql://…)."
     ),
 }
 
@@ -72,7 +76,7 @@ app.command(help=HELP["arena"])(lab.arena)
 app.command(help=HELP["validate"])(lab.validate)
 app.command(cls=inspect.ScoreCommand, help=HELP["score"])(inspect.score)
 app.command(help=HELP["bench"])(bench.bench)
-app.command()(serve.serve)
+app.command(help=HELP["serve"])(serve.serve)
 
 __all__ = ["app", "main"]
 

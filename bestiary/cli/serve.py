@@ -36,8 +36,7 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Run the web app: lobby and tables for every game. Several processes may
-    serve the same tables over one PostgreSQL (--db postgresql://…)."""
+    """Run the web app (its help text: ``HELP["serve"]`` in ``cli/__init__.py``)."""
     if not 0 < port < 65536:
         fail(f"--port must be between 1 and 65535, not {port}")
     if not 0 <= bot_delay <= 60:
