@@ -21,13 +21,16 @@ from ...agents.value import softmax_chances
 
 #: Playout decisions before the estimate scores a search's sample.
 VALUE_DEPTH = 16
-#: Cards for e:1 odds in the final Era; more per Era still to come. Two seats
-#: keep the hand-set scales; three or more use scales fitted to which seat went
-#: on to win 4-seat heuristic self-play (80 games, seeds 70000-70079, every
-#: fifth held out: held-out log loss of the winner 0.848 before, 0.819 after;
-#: the hand-set ones were too flat in the middle Eras).
-SCALE = 1.5
-SCALE_PER_ERA = 1.0
+#: Cards for e:1 odds in the final Era; more per Era still to come. Both are
+#: fitted to which seat went on to win heuristic self-play (every fifth game
+#: held out). Two seats (400 games, seeds 70000-70399): the former hand-set 1.5
+#: + 1.0 per Era was overconfident in every Era (best factor k 0.73 / 0.68 /
+#: 0.54 with 0 / 1 / 2 Eras to come, i.e. scales 2.0 / 3.7 / 6.5; held-out log
+#: loss of the winner 0.130 / 0.402 / 0.669 before, 0.126 / 0.376 / 0.657 at the
+#: best k). Three or more (4 seats, 80 games, seeds 70000-70079: 0.848 before,
+#: 0.819 after; the hand-set ones were too flat in the middle Eras).
+SCALE = 2.0
+SCALE_PER_ERA = 2.1
 SCALE_MANY = 1.7
 SCALE_PER_ERA_MANY = 0.6
 
