@@ -175,11 +175,30 @@ class Rng:
         other._r = _Snapshot.of(state)
         return other
 
+    # randrange, randint, shuffle and roll draw exactly what random.Random's
+    # methods draw (an index below n: getrandbits(n.bit_length()) until it is
+    # below n, as CPython 3.11-3.13 do), written out here without their
+    # argument handling and two layers of Python calls: the same numbers in
+    # about half the time. A search or a simulation draws at every step, and
+    # golden records replay only if the streams never change
+    # (tests/engine/test_rng.py holds them to the library's on many states).
+
     def randrange(self, n: int) -> int:
-        return self._r.randrange(n)
+        try:
+            k = n.bit_length()
+        except AttributeError:  # not a Python int (a NumPy integer, say)
+            return self._r.randrange(n)
+        if n <= 0:
+            raise ValueError(f"empty range for randrange({n})")
+        getrandbits = self._r.getrandbits
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
     def randint(self, a: int, b: int) -> int:
-        return self._r.randint(a, b)
+        """A number from ``a`` to ``b``, both included."""
+        return a + self.randrange(b - a + 1)
 
     def random(self) -> float:
         return self._r.random()
@@ -188,7 +207,15 @@ class Rng:
         return seq[int(self._r.random() * len(seq))]
 
     def shuffle(self, seq: MutableSequence[Any]) -> None:
-        self._r.shuffle(seq)
+        """Fisher-Yates from the end, as ``random.Random.shuffle``: the same order."""
+        getrandbits = self._r.getrandbits
+        for i in range(len(seq) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            seq[i], seq[j] = seq[j], seq[i]
 
     def sample(self, seq: Sequence[T], k: int) -> list[T]:
         return self._r.sample(seq, k)
@@ -196,8 +223,12 @@ class Rng:
     def roll(self, notation: str | Dice) -> int:
         """Roll dice in the rulebooks' notation, e.g. ``rng.roll("2d20-4")``."""
         dice = notation if isinstance(notation, Dice) else Dice.parse(notation)
-        r = self._r.randint
-        return sum(r(1, dice.sides) for _ in range(dice.count)) + dice.modifier
+        below = self.randrange
+        sides = dice.sides
+        total = dice.count + dice.modifier  # each die: 1 + a number below its sides
+        for _ in range(dice.count):
+            total += below(sides)
+        return total
 
     def fork(self) -> Rng:
         """A new independent RNG seeded from this one (for agents, determinization)."""

@@ -110,3 +110,57 @@ def test_a_lazy_copy_has_the_state_of_an_eager_one() -> None:
     assert a.copy()._r.gauss() == b._r.gauss()  # gauss keeps a value: loaded first
     b.random()
     assert type(b._r) is random.Random
+
+
+# -- the written-out draws are the library's draws -----------------------------------
+SIZES = [1, 2, 3, 5, 7, 8, 9, 16, 17, 100, 200, 2**31 + 5, 2**70 + 3]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 12345, 2**40 + 1])
+def test_randrange_randint_shuffle_and_roll_draw_what_random_random_draws(seed: int) -> None:
+    """Golden records replay only if a seed gives the same numbers as before:
+    ``Rng``'s own randrange, randint, shuffle and dice must draw exactly what
+    ``random.Random``'s randrange, randint, shuffle and ``sum(randint(1, sides))``
+    draw, call after call, from the same state."""
+    import random
+
+    ours, lib = Rng(seed), random.Random(seed)
+    for round_ in range(3):
+        for n in SIZES:
+            assert [ours.randrange(n) for _ in range(20)] == [lib.randrange(n) for _ in range(20)]
+            assert ours.randint(-3, n) == lib.randint(-3, n)
+        for length in [*range(0, 40), 200]:
+            a, b = list(range(length)), list(range(length))
+            ours.shuffle(a)
+            lib.shuffle(b)
+            assert a == b, (round_, length)
+        for text in ("2d20-4", "2D+3", "D6", "3d8"):
+            d = Dice.parse(text)
+            expected = sum(lib.randint(1, d.sides) for _ in range(d.count)) + d.modifier
+            assert ours.roll(text) == expected
+        # A lazy copy (not yet loaded) draws the same as the library goes on to.
+        ours = ours.copy()
+        assert ours.randrange(1000) == lib.randrange(1000)
+        copy = ours.copy()
+        deck_a, deck_b = list(range(120)), list(range(120))
+        copy.shuffle(deck_a)
+        twin = random.Random()
+        twin.setstate(lib.getstate())
+        twin.shuffle(deck_b)
+        assert deck_a == deck_b
+
+
+def test_an_empty_range_is_refused_like_the_library() -> None:
+    rng = Rng(3)
+    for n in (0, -1):
+        with pytest.raises(ValueError, match="empty range"):
+            rng.randrange(n)
+    with pytest.raises(ValueError, match="empty range"):
+        rng.randint(5, 4)
+    assert rng.randint(4, 4) == 4
+
+
+def test_a_numpy_integer_bound_still_draws_like_an_int() -> None:
+    np = pytest.importorskip("numpy")
+    a, b = Rng(9), Rng(9)
+    assert [a.randrange(np.int64(37)) for _ in range(30)] == [b.randrange(37) for _ in range(30)]
