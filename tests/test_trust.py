@@ -17,6 +17,8 @@ random states met in random games of every player count and variant:
   same random stream samples the very same state — so a bot's move or a
   player's hint cannot depend on the hidden cards' real order;
 - an ISMCTS search leaves the real state's fingerprint unchanged;
+- a partial view (what a bot reads in playouts) is exactly those entries of
+  the seat's view, whatever shortcut the game takes to build them;
 - the differential leak test: a seat sees the same view, legal actions,
   turn and events in the real world and in a determinization for it, also
   after the same moves in both, over 2,000 random states per game
@@ -114,3 +116,25 @@ def test_a_search_leaves_the_real_state_as_it_was(game_id: str) -> None:
         bot.act(AgentContext(state, seat, rng))
         assert fingerprint(state) == before, f"state {n}: searching changed the real state"
         assert shared_fingerprint(state) == tables, f"state {n}: searching changed shared tables"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_partial_view_is_exactly_those_entries_of_the_view(game_id: str) -> None:
+    """A bot that asks for a few fields (``AgentContext.view(fields)``) gets the
+    entries of ``view(seat)``, no more and nothing else, on random states of
+    every table: a game's shortcut for them may not show what the view hides."""
+    game = get_game(game_id)
+    for n, (state, rng) in enumerate(sample_states(game, 120, every=0.05, salt=6)):
+        seat = n % state.players
+        whole = state.view(seat)
+        fast = sorted(type(state).PARTIAL_FIELDS)
+        keys = sorted(whole)
+        asks = [
+            frozenset(fast),
+            frozenset(x for x in fast if rng.random() < 0.5),
+            frozenset(x for x in keys if rng.random() < 0.3),
+            frozenset(keys),
+        ]
+        for fields in asks:
+            part = state.partial_view(seat, fields)
+            assert part == {k: whole[k] for k in fields if k in whole}, (n, sorted(fields))

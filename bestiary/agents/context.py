@@ -23,8 +23,12 @@ class AgentContext:
         self.seat = seat
         self.rng = rng
 
-    def view(self) -> dict[str, Any]:
-        return self.__state.view(self.seat)
+    def view(self, fields: frozenset[str] | None = None) -> dict[str, Any]:
+        """The seat's view; with ``fields``, only those entries of it (cheaper
+        where the game builds them alone: ``State.partial_view``)."""
+        if fields is None:
+            return self.__state.view(self.seat)
+        return self.__state.partial_view(self.seat, fields)
 
     def legal(self) -> Sequence[Action]:
         return self.__state.legal(self.seat)

@@ -105,6 +105,18 @@ class State(ABC):
     def view(self, seat: int | None) -> dict[str, Any]:
         """JSON-safe picture of the match as ``seat`` may know it (None: spectator)."""
 
+    #: Entries of the view that ``partial_view`` builds without the rest.
+    PARTIAL_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    def partial_view(self, seat: int, fields: frozenset[str]) -> dict[str, Any]:
+        """The entries ``fields`` of ``view(seat)``, and only those: for bots that
+        read a few fields thousands of times in a search's playouts. A game may
+        build those of ``PARTIAL_FIELDS`` alone; whatever it does, the answer
+        must equal the view's entries (tests/test_trust.py holds every game to
+        that on random states)."""
+        whole = self.view(seat)
+        return {k: whole[k] for k in fields if k in whole}
+
     def events_since(self, n: int, seat: int | None) -> list[Event]:
         """Events with index ≥ ``n`` that ``seat`` may see."""
         return self.log.since(n, seat)

@@ -13,7 +13,8 @@ from bestiary.agents.ismcts import ISMCTSAgent
 from bestiary.agents.rollout import BotRollout
 from bestiary.engine import Rng, get_game
 from bestiary.games.taxonomy import value as tax_value
-from bestiary.games.taxonomy.bots import HeuristicAgent, lite_view
+from bestiary.games.taxonomy.bots import HeuristicAgent
+from bestiary.games.taxonomy.view import PARTIAL_FIELDS
 
 
 def _moves(lite: bool, seed: int, players: int) -> list[str]:
@@ -41,8 +42,9 @@ def test_lite_playouts_make_exactly_the_heuristics_moves() -> None:
 
 
 def test_the_lite_view_shows_what_the_seats_view_shows() -> None:
-    """Every field of the lite view equals the seat's own view's, in every phase a
-    game passes through (claim windows included), for the seat to act and the others."""
+    """Every field of the partial view the lite bot reads equals the seat's own
+    view's, in every phase a game passes through (claim windows included), for
+    the seat to act and the others."""
     game = get_game("taxonomy")
     state = game.new(3, seed=5)
     state.quiet()
@@ -52,7 +54,7 @@ def test_the_lite_view_shows_what_the_seats_view_shows() -> None:
     while not state.over:
         for seat in range(3):
             full = state.view(seat)
-            lite = lite_view(state, seat)
+            lite = state.partial_view(seat, PARTIAL_FIELDS)
             assert lite == {k: full[k] for k in lite}
             phases.add(full["phase"])
         seat = state.to_act()[0]

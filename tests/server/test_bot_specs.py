@@ -81,7 +81,8 @@ def test_an_old_unbounded_spec_is_not_played_after_a_restart(tmp_path: Path) -> 
 def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -> None:
     """docs/RL.md, "Strength": M.E.A.T.'s search beat the heuristic with its
     playouts' look-ahead off; the hard level (and the hint) play that search,
-    other games the generic one, and the spec builds an agent that moves."""
+    other games the options their value module names, and the spec builds an
+    agent that moves."""
     from bestiary.agents import AgentContext, make_agent
     from bestiary.agents.hint import strongest_spec
     from bestiary.engine import Rng
@@ -95,4 +96,10 @@ def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -
     seat = state.to_act()[0]
     move = make_agent(meat, fast, seed=1).act(AgentContext(state, seat, Rng(1)))
     assert move in state.legal(seat)
-    assert playable(get_game("taxonomy"), "hard", 2000) == "ismcts:seconds=1,rollout_limit=200"
+    # Taxonomy and Monster Maker name options that change no move, only the
+    # playouts' speed; Teratozoic names none.
+    hard = "ismcts:seconds=1,rollout_limit=200"
+    assert playable(get_game("taxonomy"), "hard", 2000) == hard + ",playout=lite=1"
+    mm = playable(get_game("monster-maker"), "hard", 2000)
+    assert mm == hard + ",playout=odds_cache=1;lite=1"
+    assert playable(get_game("teratozoic"), "hard", 2000) == hard

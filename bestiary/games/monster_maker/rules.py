@@ -34,7 +34,7 @@ from .actions import MAX_SEATS, Move
 from .battle import spell_refusal, weapon_refusal
 from .combat import MonsterMakerCombat
 from .phases import BACK, DEAD, HOME, OUT, TRAP_LOSS
-from .view import build_view
+from .view import PARTIAL_FIELDS, build_view, partial_view
 
 _ = domain("monster_maker", __file__)
 
@@ -211,6 +211,11 @@ class MonsterMakerState(MonsterMakerCombat):
     # ------------------------------------------------------------ information
     def view(self, seat: int | None) -> dict[str, Any]:
         return build_view(self, seat)
+
+    PARTIAL_FIELDS = PARTIAL_FIELDS
+
+    def partial_view(self, seat: int, fields: frozenset[str]) -> dict[str, Any]:
+        return partial_view(self, seat, fields)
 
     # ------------------------------------------------------------ copies
     def clone(self) -> MonsterMakerState:

@@ -20,11 +20,10 @@ card to a laid set up to five cards; past five only the set of 8 remains
 (RULES.md, reading 25), so only when 8 of that key are still within reach.
 
 ``lite=1`` (a playout option: ``ismcts:playout=lite=1``) makes the same moves
-faster: instead of the seat's whole view it builds only the fields it reads
-(hand, tables, discards, set-aside cards, bans, scores, the claim, the deck's
-key sizes), from the same state and with the same card dicts, so it sees
-exactly what the view would show and nothing more. An agent that is not
-given a taxonomy state falls back to the view.
+faster: it asks for only the entries of its view that it reads (hand, tables,
+discards, set-aside cards, bans, scores, the claim, the deck's key sizes:
+``view.PARTIAL_FIELDS``), which the game builds without the rest of the view
+(``State.partial_view``; tests/test_trust.py holds them equal to the view's).
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from typing import Any
 from ...agents.base import AgentContext
 from ...engine.protocol import Action
 from ...engine.rng import Rng
-from .view import CLAIM_WINDOW, asked, claim_view, scoring_json
+from .view import PARTIAL_FIELDS
 
 PLAN_BONUS = 10.0
 BEASTMAN = "beastman"
@@ -53,44 +52,6 @@ def _group(card: Mapping[str, Any]) -> str:
         group = f"Beastman/{family}" if kind.casefold() == BEASTMAN else kind
         _GROUPS[(kind, family)] = group
     return group
-
-
-def lite_view(state: Any, seat: int) -> dict[str, Any]:
-    """The fields of ``state.view(seat)`` this bot reads, built the same way
-    (``view.seat_view``), for playouts: a full view costs a quarter of a
-    playout's time. Only what the seat's own view shows."""
-    deck = state.deck
-    names = deck.key_names
-    card = state._card
-    key_sizes = _KEY_SIZES.get(id(deck))
-    if key_sizes is None or key_sizes[0] is not deck:
-        key_sizes = _KEY_SIZES[id(deck)] = (
-            deck,
-            {names[k]: deck.key_size[k] for k in range(deck.num_keys)},
-            sorted(names[k] for k in deck.orphan_keys),
-        )
-    claim = None
-    if state.phase == CLAIM_WINDOW and asked(state, seat):
-        claim = claim_view(state, seat)
-    return {
-        "seat": seat,
-        "hand": [card(c) for c in state.hands[seat]],
-        "tables": [
-            [{"key": names[k], "cards": [card(c) for c in cs]} for k, cs in t]
-            for t in state.tables
-        ],
-        "discards": [card(c) for c in state.discards],
-        "set_aside": [[card(c) for c in a] for a in state.aside],
-        "bans": [sorted(deck.group_names[g] for g in b) for b in state.bans],
-        "scores": list(state.scores),
-        "claim": claim,
-        "key_sizes": key_sizes[1],
-        "orphan_keys": key_sizes[2],
-        "scoring": scoring_json(state.scoring),
-    }
-
-
-_KEY_SIZES: dict[int, tuple[Any, dict[str, int], list[str]]] = {}
 
 
 class _Unseen(Counter[str]):
@@ -138,9 +99,7 @@ def _points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float
 
 
 class HeuristicAgent:
-    def __init__(
-        self, seed: int = 0, greed: float | str = 0.3, lite: bool | str = False
-    ) -> None:
+    def __init__(self, seed: int = 0, greed: float | str = 0.3, lite: bool | str = False) -> None:
         self.rng = Rng(seed)
         self.greed = float(greed)
         self.lite = str(lite).strip().casefold() in ("1", "true", "yes")
@@ -149,11 +108,9 @@ class HeuristicAgent:
         self._memo: dict[str, Any] = {}
 
     def _view(self, ctx: AgentContext) -> Mapping[str, Any]:
-        if self.lite:
-            state = getattr(ctx, "_AgentContext__state", None)
-            if state is not None and hasattr(state, "_card") and hasattr(state, "deck"):
-                return lite_view(state, ctx.seat)
-        return ctx.view()
+        # The entries of the view this bot reads, and only those (lite: the
+        # game builds them without the rest of the view).
+        return ctx.view(PARTIAL_FIELDS) if self.lite else ctx.view()
 
     # ------------------------------------------------------------------ decisions
     def act(self, ctx: AgentContext) -> Action:

@@ -375,6 +375,9 @@ class Deck:
             for k in ks:
                 self.key_size[k] += 1
         self.orphan_keys = frozenset(key_id[k] for k in (ORPHANS, BEASTMAN_ORPHANS) if k in key_id)
+        # As every view shows them (views copy them: a view is the caller's to change).
+        self.key_sizes_by_name = {key_names[k]: n for k, n in enumerate(self.key_size)}
+        self.orphan_key_names = tuple(sorted(key_names[k] for k in self.orphan_keys))
         self.misc = [bool(m & MISC) for m in self.nature_mask]
 
     def card(self, name: str) -> int | None:

@@ -54,7 +54,7 @@ from .phases import (
 )
 from .ruleset import TaxonomyRules
 from .scoring import HAND_SIZE, Score
-from .view import seat_view
+from .view import PARTIAL_FIELDS, partial_view, seat_view
 
 _ = domain("taxonomy", __file__)
 
@@ -651,3 +651,8 @@ class TaxonomyState(Claims):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)
+
+    PARTIAL_FIELDS = PARTIAL_FIELDS
+
+    def partial_view(self, seat: int, fields: frozenset[str]) -> dict[str, Any]:
+        return partial_view(self, seat, fields)
