@@ -141,6 +141,15 @@ class _Snapshot(random.Random):
         return random.Random, (), self.getstate()
 
 
+def _below(getrandbits: Any, n: int) -> int:
+    """A number below ``n`` (>= 1), drawn as ``random.Random`` draws it."""
+    k = n.bit_length()
+    r: int = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
 class Rng:
     """A seeded RNG owned by one state. Same seed + same calls = same numbers.
 
@@ -198,7 +207,10 @@ class Rng:
 
     def randint(self, a: int, b: int) -> int:
         """A number from ``a`` to ``b``, both included."""
-        return a + self.randrange(b - a + 1)
+        width = b - a + 1
+        if width <= 0:
+            raise ValueError(f"empty range for randint({a}, {b})")
+        return a + _below(self._r.getrandbits, width)
 
     def random(self) -> float:
         return self._r.random()
@@ -223,11 +235,10 @@ class Rng:
     def roll(self, notation: str | Dice) -> int:
         """Roll dice in the rulebooks' notation, e.g. ``rng.roll("2d20-4")``."""
         dice = notation if isinstance(notation, Dice) else Dice.parse(notation)
-        below = self.randrange
-        sides = dice.sides
+        getrandbits, sides = self._r.getrandbits, dice.sides
         total = dice.count + dice.modifier  # each die: 1 + a number below its sides
         for _ in range(dice.count):
-            total += below(sides)
+            total += _below(getrandbits, sides)
         return total
 
     def fork(self) -> Rng:

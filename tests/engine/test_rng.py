@@ -164,3 +164,17 @@ def test_a_numpy_integer_bound_still_draws_like_an_int() -> None:
     np = pytest.importorskip("numpy")
     a, b = Rng(9), Rng(9)
     assert [a.randrange(np.int64(37)) for _ in range(30)] == [b.randrange(37) for _ in range(30)]
+
+
+def test_dice_and_randint_do_not_go_through_an_overridden_randrange() -> None:
+    """Tests and puzzles rig ``randrange`` in a subclass (a mean monster's random
+    discard, say); the dice of the same state must still roll as before."""
+
+    class Last(Rng):
+        def randrange(self, n: int) -> int:
+            return n - 1
+
+    rigged, plain = Last(4), Rng(4)
+    assert [rigged.roll("2d20-4") for _ in range(50)] == [plain.roll("2d20-4") for _ in range(50)]
+    assert [rigged.randint(1, 6) for _ in range(50)] == [plain.randint(1, 6) for _ in range(50)]
+    assert rigged.randrange(10) == 9
