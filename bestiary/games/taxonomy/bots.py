@@ -29,7 +29,7 @@ discards, set-aside cards, bans, scores, the claim, the deck's key sizes:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...agents.base import AgentContext
@@ -232,13 +232,21 @@ class HeuristicAgent:
         return None
 
     # ------------------------------------------------------------------ valuation
-    def _have(self, view: Mapping[str, Any]) -> Counter[str]:
-        """Cards per collecting key in my hand and on my table (banned groups excluded)."""
-        hit = self._memo.get("have")
+    def _remembered(
+        self, name: str, view: Mapping[str, Any], compute: Callable[[Mapping[str, Any]], Any]
+    ) -> Any:
+        """``compute(view)``, worked out once per decision (the view in hand): the
+        plan, the keys held and the keys unseen are asked for several times."""
+        hit = self._memo.get(name)
         if hit is not None and hit[0] is view:
             return hit[1]
-        have = self._count_have(view)
-        self._memo["have"] = (view, have)
+        value = compute(view)
+        self._memo[name] = (view, value)
+        return value
+
+    def _have(self, view: Mapping[str, Any]) -> Counter[str]:
+        """Cards per collecting key in my hand and on my table (banned groups excluded)."""
+        have: Counter[str] = self._remembered("have", view, self._count_have)
         return have
 
     def _count_have(self, view: Mapping[str, Any]) -> Counter[str]:
@@ -256,11 +264,7 @@ class HeuristicAgent:
         return have
 
     def _unseen(self, view: Mapping[str, Any]) -> Counter[str]:
-        hit = self._memo.get("unseen")
-        if hit is not None and hit[0] is view:
-            return hit[1]
-        unseen = self._count_unseen(view)
-        self._memo["unseen"] = (view, unseen)
+        unseen: Counter[str] = self._remembered("unseen", view, self._count_unseen)
         return unseen
 
     def _count_unseen(self, view: Mapping[str, Any]) -> Counter[str]:
@@ -281,11 +285,7 @@ class HeuristicAgent:
 
     def _plan(self, view: Mapping[str, Any]) -> list[str]:
         """The (up to) two keys worth building, best first."""
-        hit = self._memo.get("plan")
-        if hit is not None and hit[0] is view:
-            return hit[1]
-        plan = self._make_plan(view)
-        self._memo["plan"] = (view, plan)
+        plan: list[str] = self._remembered("plan", view, self._make_plan)
         return plan
 
     def _make_plan(self, view: Mapping[str, Any]) -> list[str]:
