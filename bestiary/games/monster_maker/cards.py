@@ -170,10 +170,15 @@ class CardSet:
         object.__setattr__(self, "of_kind", kinds)
         healers = tuple(c.index for c in self.cards if c.has("heals"))
         object.__setattr__(self, "healers", healers)
+        # Names by index, as views and move texts show them.
+        object.__setattr__(self, "card_names", tuple(c.name for c in self.cards))
+        object.__setattr__(self, "treasure_names", tuple(t.name for t in self.treasures))
 
     by_name: dict[str, CardType] = field(init=False, repr=False, compare=False)
     of_kind: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     healers: tuple[int, ...] = field(init=False, repr=False, compare=False)  # Heal cards
+    card_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    treasure_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def deck(self) -> list[int]:
         return [c.index for c in self.cards for _ in range(c.count)]

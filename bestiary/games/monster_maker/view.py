@@ -4,6 +4,7 @@ treasures; of the others only counts, OPEN treasures and what is on the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .board import MonsterMakerBoard
@@ -19,8 +20,7 @@ def build_view(self: MonsterMakerBoard, seat: int | None) -> dict[str, Any]:
     ``victory`` how the result is counted; ``final`` the result with every
     seat's gold breakdown."""
     cs = self.cs
-    cn = [c.name for c in cs.cards]
-    tn = [t.name for t in cs.treasures]
+    cn, tn = cs.card_names, cs.treasure_names
     v: dict[str, Any] = {
         "dungeon": self.dungeon,
         "treasure_room": self.room,
@@ -61,7 +61,7 @@ def build_view(self: MonsterMakerBoard, seat: int | None) -> dict[str, Any]:
     return v
 
 
-def _players(self: MonsterMakerBoard, cn: list[str], tn: list[str]) -> list[dict[str, Any]]:
+def _players(self: MonsterMakerBoard, cn: Sequence[str], tn: Sequence[str]) -> list[dict[str, Any]]:
     """Every seat as all may see it: its road, monster, counts and open treasures."""
     cs = self.cs
     players = []
@@ -101,7 +101,7 @@ def _players(self: MonsterMakerBoard, cn: list[str], tn: list[str]) -> list[dict
     return players
 
 
-def _battle(self: MonsterMakerBoard, cn: list[str], tn: list[str]) -> list[dict[str, Any]]:
+def _battle(self: MonsterMakerBoard, cn: Sequence[str], tn: Sequence[str]) -> list[dict[str, Any]]:
     """The party in battle: each card with its spell and weapon."""
     return [
         {
@@ -113,11 +113,26 @@ def _battle(self: MonsterMakerBoard, cn: list[str], tn: list[str]) -> list[dict[
     ]
 
 
+def _names(self: MonsterMakerBoard) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return self.cs.card_names, self.cs.treasure_names
+
+
+# How ``partial_view`` builds each of its entries (by the code ``build_view`` uses).
+_PARTS: dict[str, Callable[[MonsterMakerBoard, int], Any]] = {
+    "seat": lambda self, seat: seat,
+    "treasure_room": lambda self, seat: self.room,
+    "phase": lambda self, seat: self.phase,
+    "endgame": lambda self, seat: self.endgame,
+    "players": lambda self, seat: _players(self, *_names(self)),
+    "battle": lambda self, seat: _battle(self, *_names(self)),
+    "hand": lambda self, seat: sorted(self.cs.card_names[c] for c in self.hands[seat]),
+    "my_treasures": lambda self, seat: [self.cs.treasure_names[t] for t in self.held[seat]],
+}
+
+
 #: The entries of a seat's view that ``partial_view`` builds without the rest
 #: (what the heuristic bot reads: its ``lite`` playouts ask for these).
-PARTIAL_FIELDS = frozenset(
-    {"seat", "treasure_room", "phase", "endgame", "players", "battle", "hand", "my_treasures"}
-)
+PARTIAL_FIELDS = frozenset(_PARTS)
 
 
 def partial_view(self: MonsterMakerBoard, seat: int, fields: frozenset[str]) -> dict[str, Any]:
@@ -127,20 +142,7 @@ def partial_view(self: MonsterMakerBoard, seat: int, fields: frozenset[str]) -> 
     if not fields <= PARTIAL_FIELDS or not 0 <= seat < self.players:
         whole = build_view(self, seat)
         return {k: whole[k] for k in fields if k in whole}
-    cs = self.cs
-    cn = [c.name for c in cs.cards]
-    tn = [t.name for t in cs.treasures]
-    parts = {
-        "seat": lambda: seat,
-        "treasure_room": lambda: self.room,
-        "phase": lambda: self.phase,
-        "endgame": lambda: self.endgame,
-        "players": lambda: _players(self, cn, tn),
-        "battle": lambda: _battle(self, cn, tn),
-        "hand": lambda: sorted(cn[c] for c in self.hands[seat]),
-        "my_treasures": lambda: [tn[t] for t in self.held[seat]],
-    }
-    return {f: parts[f]() for f in fields}
+    return {f: _PARTS[f](self, seat) for f in fields}
 
 
 def hand_cards(self: MonsterMakerBoard, seat: int) -> list[dict[str, Any]]:
