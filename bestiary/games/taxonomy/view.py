@@ -21,6 +21,7 @@ the table's pause otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .actions import CLAIM, RPS_NAMES
@@ -133,55 +134,43 @@ def claim_view(st: TaxonomyState, me: int) -> dict[str, Any]:
     }
 
 
+def _claim(st: TaxonomyState, seat: int) -> dict[str, Any] | None:
+    return claim_view(st, seat) if public_phase(st, seat)[0] == CLAIM_WINDOW else None
+
+
+# The entries every seat's view builds the same way, for ``seat`` (a seat of
+# the table): ``seat_view`` and ``partial_view`` both build them here.
+ALIKE = -1  # the seat given for an entry that every seat (and a spectator) sees alike
+_PARTS: dict[str, Callable[[TaxonomyState, int], Any]] = {
+    "seat": lambda st, seat: seat,
+    "hand": lambda st, seat: [st._card(c) for c in st.hands[seat]],
+    "tables": lambda st, seat: [
+        [{"key": st.deck.key_names[k], "cards": [st._card(c) for c in cs]} for k, cs in t]
+        for t in st.tables
+    ],
+    "discards": lambda st, seat: [st._card(c) for c in st.discards],
+    "set_aside": lambda st, seat: [[st._card(c) for c in a] for a in st.aside],
+    "bans": lambda st, seat: [sorted(st.deck.group_names[g] for g in b) for b in st.bans],
+    "scores": lambda st, seat: list(st.scores),
+    "claim": _claim,
+    "key_sizes": lambda st, seat: dict(st.deck.key_sizes_by_name),
+    "orphan_keys": lambda st, seat: list(st.deck.orphan_key_names),
+    "scoring": lambda st, seat: scoring_json(st.scoring),
+}
+
 #: The entries of a seat's view that ``partial_view`` builds without the rest
 #: (what the heuristic bot reads: its ``lite`` playouts ask for these).
-PARTIAL_FIELDS = frozenset(
-    {
-        "seat", "hand", "tables", "discards", "set_aside", "bans", "scores", "claim",
-        "key_sizes", "orphan_keys", "scoring",
-    }
-)  # fmt: skip
+PARTIAL_FIELDS = frozenset(_PARTS)
 
 
 def partial_view(st: TaxonomyState, seat: int, fields: frozenset[str]) -> dict[str, Any]:
     """The entries ``fields`` of ``seat_view(st, seat)``: those of
-    ``PARTIAL_FIELDS`` built here alone, the same way (a full view costs a
-    quarter of a search playout's time), any other through the whole view."""
+    ``PARTIAL_FIELDS`` alone (a full view costs a quarter of a search playout's
+    time), any other through the whole view."""
     if not fields <= PARTIAL_FIELDS or not 0 <= seat < st.players:
         whole = seat_view(st, seat)
         return {k: whole[k] for k in fields if k in whole}
-    deck = st.deck
-    names = deck.key_names
-    card = st._card
-    out: dict[str, Any] = {}
-    for f in fields:
-        if f == "seat":
-            out[f] = seat
-        elif f == "hand":
-            out[f] = [card(c) for c in st.hands[seat]]
-        elif f == "tables":
-            out[f] = [
-                [{"key": names[k], "cards": [card(c) for c in cs]} for k, cs in t]
-                for t in st.tables
-            ]
-        elif f == "discards":
-            out[f] = [card(c) for c in st.discards]
-        elif f == "set_aside":
-            out[f] = [[card(c) for c in a] for a in st.aside]
-        elif f == "bans":
-            out[f] = [sorted(deck.group_names[g] for g in b) for b in st.bans]
-        elif f == "scores":
-            out[f] = list(st.scores)
-        elif f == "claim":
-            phase = public_phase(st, seat)[0]
-            out[f] = claim_view(st, seat) if phase == CLAIM_WINDOW else None
-        elif f == "key_sizes":
-            out[f] = dict(deck.key_sizes_by_name)
-        elif f == "orphan_keys":
-            out[f] = list(deck.orphan_key_names)
-        else:  # "scoring"
-            out[f] = scoring_json(st.scoring)
-    return out
+    return {f: _PARTS[f](st, seat) for f in fields}
 
 
 def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
@@ -191,10 +180,6 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
     names = deck.key_names
     card = st._card
     phase, to_act = public_phase(st, me)
-    claim = None
-    if phase == CLAIM_WINDOW:
-        assert me is not None
-        claim = claim_view(st, me)
     duel = None
     if phase == DUEL and st.duel is not None:
         a, t, c = st.duel
@@ -239,28 +224,26 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
         "round": min(st.round + 1, st.rules.rounds),
         "rounds": st.rules.rounds,
         "turns": st.turns,
-        "hand": [card(c) for c in st.hands[me]] if me is not None else None,
+        "hand": _PARTS["hand"](st, me) if me is not None else None,
         "hand_keys": hand_keys,
         "drawn": [deck.names[c] for c in st.drawn] if me is not None and me == st.actor else [],
         "hand_counts": [len(h) for h in st.hands],
-        "tables": [
-            [{"key": names[k], "cards": [card(c) for c in cs]} for k, cs in t] for t in st.tables
-        ],
+        "tables": _PARTS["tables"](st, ALIKE),
         "discard_top": card(st.discards[-1]) if st.discards else None,
-        "discards": [card(c) for c in st.discards],
+        "discards": _PARTS["discards"](st, ALIKE),
         "stock": len(st.stock),
-        "set_aside": [[card(c) for c in a] for a in st.aside],
-        "bans": [sorted(deck.group_names[g] for g in b) for b in st.bans],
+        "set_aside": _PARTS["set_aside"](st, ALIKE),
+        "bans": _PARTS["bans"](st, ALIKE),
         "claims": list(st.claims),
         "skips": list(st.skips),
-        "scores": list(st.scores),
+        "scores": _PARTS["scores"](st, ALIKE),
         "can_win": bool(
             me is not None
             and phase in (MAIN, DECLARE)
             and me in st._to_act
             and st.mv.win in st.legal(me)
         ),
-        "claim": claim,
+        "claim": _claim(st, me) if me is not None else None,
         "duel": duel,
         "attack": attack,
         "peek": {"cards": [card(c) for c in peek[0]], "stock_then": peek[1]} if peek else None,
@@ -269,8 +252,8 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
         else {},
         "last_round": results[-1] if results else None,
         "round_results": list(results),
-        "key_sizes": dict(deck.key_sizes_by_name),
-        "orphan_keys": list(deck.orphan_key_names),
-        "scoring": scoring_json(st.scoring),
+        "key_sizes": _PARTS["key_sizes"](st, ALIKE),
+        "orphan_keys": _PARTS["orphan_keys"](st, ALIKE),
+        "scoring": _PARTS["scoring"](st, ALIKE),
         "result": result,
     }
