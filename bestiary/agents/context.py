@@ -48,3 +48,18 @@ class AgentContext:
 
 class Agent(Protocol):
     def act(self, ctx: AgentContext) -> Action: ...
+
+
+_FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
+def option_flag(name: str, value: bool | str) -> bool:
+    """An on/off option of an agent spec (``reuse=0``, ``lite=1``): 1/true/yes or
+    0/false/no; anything else is a ValueError naming them (``make_agent`` turns
+    it into a BadAgentSpec)."""
+    if isinstance(value, bool):
+        return value
+    flag = str(value).strip().casefold()
+    if flag not in _FLAGS:
+        raise ValueError(f"{name} must be one of {', '.join(_FLAGS)}, not {value!r}")
+    return _FLAGS[flag]

@@ -64,7 +64,7 @@ from typing import Any
 from ..engine.errors import BestiaryError
 from ..engine.protocol import Action, State
 from ..engine.rng import Rng
-from .context import AgentContext
+from .context import AgentContext, option_flag
 from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory, parse_options
 from .value import GameValue, check_estimate, find_value, terminal_rewards
 
@@ -76,7 +76,6 @@ DEFAULT_DEPTH = 20
 #: for the position the seat now faces.
 REUSE_DEPTH = 6
 REUSE_NODES = 24
-_FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
 
 class _Node:
@@ -148,10 +147,7 @@ class ISMCTSAgent:
         self.playout = parse_options(str(playout))
         self.confidence = float(confidence)
         self.simultaneous = str(simultaneous).strip().casefold()
-        flag = str(reuse).strip().casefold()
-        if flag not in _FLAGS:
-            raise ValueError(f"reuse must be one of {', '.join(_FLAGS)}, not {reuse!r}")
-        self.reuse = _FLAGS[flag]
+        self.reuse = option_flag("reuse", reuse)
         self.value = str(value).strip().casefold()
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}")

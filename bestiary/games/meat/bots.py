@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from bestiary.agents.base import AgentContext
+from bestiary.agents.context import AgentContext, option_flag
 from bestiary.engine import Rng
 
 from .actions import (
@@ -83,7 +83,7 @@ class HeuristicAgent:
         self.rng = Rng(seed)
         self._rules: object = None
         self._cs: CardSet | None = None
-        self.lookahead = str(lookahead).lower() not in ("0", "false", "no")
+        self.lookahead = option_flag("lookahead", lookahead)
         self.leader = leader.strip().casefold()
         want = faction.strip().casefold()
         self.faction = ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bestiary.agents.base import AgentContext
+from bestiary.agents.context import AgentContext, option_flag
 from bestiary.engine import Rng
 
 from . import battle
@@ -35,10 +35,6 @@ def _reachable(values: list[int], target: int) -> bool:
     return target in sums
 
 
-def _flag(value: bool | str) -> bool:
-    return str(value).strip().casefold() in ("1", "true", "yes")
-
-
 class HeuristicAgent:
     """Two options for search playouts, where one bot decides thousands of times,
     both off by default and neither changing a move: ``odds_cache=1`` remembers
@@ -57,8 +53,8 @@ class HeuristicAgent:
     ) -> None:
         self.rng = Rng(seed)
         self.fight_odds = float(fight_odds)
-        self.odds_cache = _flag(odds_cache)
-        self.lite = _flag(lite)
+        self.odds_cache = option_flag("odds_cache", odds_cache)
+        self.lite = option_flag("lite", lite)
         self._odds: dict[tuple[tuple[Member, ...], int, int], float] = {}
         self._means: dict[int, float] = {}
         # The card set and strengths of the match, loaded once per match (per

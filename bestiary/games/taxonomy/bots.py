@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...agents.base import AgentContext
+from ...agents.context import AgentContext, option_flag
 from ...engine.protocol import Action
 from ...engine.rng import Rng
 from .view import PARTIAL_FIELDS
@@ -102,7 +102,7 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0, greed: float | str = 0.3, lite: bool | str = False) -> None:
         self.rng = Rng(seed)
         self.greed = float(greed)
-        self.lite = str(lite).strip().casefold() in ("1", "true", "yes")
+        self.lite = option_flag("lite", lite)
         # Per decision: _have, _unseen and _plan of the view in hand (pure
         # functions of it, asked several times per decision).
         self._memo: dict[str, Any] = {}
