@@ -47,6 +47,13 @@ What makes it stronger than the textbook version, all game-independent:
   reused at the next decision when replaying its moves on the search's own
   sample shows the seat exactly its current view (the context has no move
   history to match against); otherwise the search starts afresh.
+- **Paired root** (``root=paired``; the default ``tree`` is the search above):
+  no tree; each sample is played out after every move still in the running,
+  the playout policy reseeded alike, so moves are compared on the same luck,
+  and sequential halving drops the worse half each round
+  (:mod:`bestiary.agents.paired`). ``iterations`` then counts playouts; the
+  guide's move stays unless another beats it on the same samples by
+  ``confidence`` standard errors.
 - **Simultaneous decisions**: the root is always the searching seat's own
   decision, even when the sample owes decisions from several seats at once.
   ``simultaneous=serial`` (the default) searches the seats of a simultaneous
@@ -65,10 +72,19 @@ from ..engine.errors import BestiaryError
 from ..engine.protocol import Action, State
 from ..engine.rng import Rng
 from .context import AgentContext, option_flag
-from .rollout import BotRollout, RandomRollout, RolloutPolicy, bot_factory, parse_options
-from .value import GameValue, check_estimate, find_value, terminal_rewards
+from .paired import paired_search
+from .rollout import (
+    BotRollout,
+    RandomRollout,
+    RolloutPolicy,
+    bot_factory,
+    parse_options,
+    play_out,
+)
+from .value import GameValue, find_value
 
 ROLLOUTS = ("auto", "heuristic", "random")
+ROOTS = ("tree", "paired")
 VALUES = ("auto", "none")
 #: Playout length before the game's estimate scores it, when the game suggests none.
 DEFAULT_DEPTH = 20
@@ -94,14 +110,6 @@ class _Node:
         # and each owed seat's own move statistics in ``arms[seat]``.
         self.children: dict[str, _Node] = {}
         self.arms: dict[int, dict[str, _Node]] = {}
-
-
-def _rewards(state: State) -> list[float]:
-    """1 shared among the winners (in a team game, 1 for each member of the
-    winning team), 0 for everyone else; a draw for an unfinished playout the
-    game cannot score."""
-    result = state.result if state.over else None
-    return terminal_rewards(result, state.players, state.game.teams(state.players))
 
 
 def _smoothed(visits: int, reward: float, square: float) -> tuple[float, float]:
@@ -130,6 +138,7 @@ class ISMCTSAgent:
         value: str = "auto",
         reuse: bool | str = True,
         ready: str = "none",
+        root: str = "tree",
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -164,6 +173,9 @@ class ISMCTSAgent:
                 raise ValueError(f"depth must be auto or a whole number, not {depth!r}") from None
             if self.depth < 0:
                 raise ValueError("depth must be auto or >= 0 (0: play to the end)")
+        self.root = str(root).strip().casefold()
+        if self.root not in ROOTS:
+            raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
         if self.simultaneous not in ("serial", "decoupled"):
             raise ValueError("simultaneous must be serial or decoupled")
         if self.iterations < 1:
@@ -207,6 +219,8 @@ class ISMCTSAgent:
         guide = self._guide(first, ctx)
         self.last_guide = guide
         game_value, horizon = self._horizon(first)
+        if self.root == "paired":
+            return self._paired(ctx, legal, first, policy, guide, game_value, horizon, deadline)
         witness = first.clone() if self.reuse else None
         done = 0
         self.last_estimated = 0
@@ -225,6 +239,53 @@ class ISMCTSAgent:
         action = self._best(root, legal, guide)
         self._keep(root, witness, ctx.seat, action)
         return action
+
+    def _paired(
+        self,
+        ctx: AgentContext,
+        legal: list[Action],
+        first: State,
+        policy: RolloutPolicy,
+        guide: str | None,
+        game_value: GameValue | None,
+        horizon: int,
+        deadline: float,
+    ) -> Action:
+        """``root=paired``: every candidate move played out on the same samples
+        (:mod:`bestiary.agents.paired`); ``iterations`` counts playouts."""
+        start = time.perf_counter()
+        ready = game_value.ready if game_value is not None and self.ready == "auto" else None
+        samples = iter([first])
+        self.last_estimated = 0
+        self._kept = None  # nothing of a tree to reuse
+
+        def determinize() -> State:
+            return next(samples, None) or ctx.determinize()
+
+        def playout(state: State, seed: int) -> list[float]:
+            policy.reseed(seed)
+            rewards, estimated = play_out(
+                state, policy, game_value, horizon, self.rollout_limit, ready
+            )
+            self.last_estimated += estimated
+            return rewards
+
+        found = paired_search(
+            legal,
+            ctx.seat,
+            determinize,
+            playout,
+            self.rng,
+            self.iterations,
+            deadline,
+            guide,
+            self.confidence,
+        )
+        self.last_iterations = found.playouts
+        self.last_ranking = found.ranking()
+        self.last_reused = 0
+        self.last_seconds = time.perf_counter() - start
+        return found.action
 
     # ------------------------------------------------------------------ reuse
     def _keep(self, root: _Node, witness: State | None, me: int, action: Action) -> None:
@@ -416,23 +477,10 @@ class ISMCTSAgent:
             node = child
         # Playout: to the end, or ``horizon`` decisions and then the game's estimate
         # (past the horizon while the game says its estimate is not ready yet).
-        limit = self.rollout_limit if horizon is None else horizon
         ready = game_value.ready if game_value is not None and self.ready == "auto" else None
-        steps = 0
-        while not state.over and steps < self.rollout_limit:
-            if steps >= limit and (ready is None or ready(state)):
-                break
-            seats = state.to_act()
-            if not seats:
-                break
-            seat = seats[0]
-            state.apply(seat, policy.choose(state, seat))
-            steps += 1
-        if state.over or game_value is None:
-            rewards = _rewards(state)
-        else:
-            rewards = check_estimate(game_value.estimate(state), state.players)
-            self.last_estimated += 1
+        limit = self.rollout_limit if horizon is None else horizon
+        rewards, estimated = play_out(state, policy, game_value, limit, self.rollout_limit, ready)
+        self.last_estimated += estimated
         for arm in arms:
             r = rewards[arm.mover]
             arm.reward += r

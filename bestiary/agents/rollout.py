@@ -15,10 +15,13 @@ from typing import Any, Protocol
 from ..engine.protocol import Action, State
 from ..engine.rng import Rng
 from .context import AgentContext
+from .value import GameValue, check_estimate, terminal_rewards
 
 
 class RolloutPolicy(Protocol):
     def choose(self, state: State, seat: int) -> Action: ...
+
+    def reseed(self, seed: int) -> None: ...
 
 
 class RandomRollout:
@@ -29,6 +32,10 @@ class RandomRollout:
 
     def choose(self, state: State, seat: int) -> Action:
         return self.rng.choice(state.legal(seat))
+
+    def reseed(self, seed: int) -> None:
+        """Draw from a fresh stream (see :meth:`BotRollout.reseed`)."""
+        self.rng = Rng(seed)
 
 
 class BotRollout:
@@ -58,6 +65,47 @@ class BotRollout:
         if self.epsilon and self.rng.random() < self.epsilon:
             return self.rng.choice(legal)
         return self.bots[seat].act(AgentContext(state, seat, self.rng))
+
+    def reseed(self, seed: int) -> None:
+        """Draw this policy's and its bots' random choices from streams that
+        depend only on ``seed``: playouts of two different moves from one
+        sample, reseeded alike, then differ by the moves and what follows from
+        them, not by the bots' coin flips (common random numbers)."""
+        self.rng = Rng(seed)
+        for i, bot in enumerate(self.bots):
+            if isinstance(getattr(bot, "rng", None), Rng):
+                bot.rng = Rng(seed + 1 + i)
+
+
+def play_out(
+    state: State,
+    policy: RolloutPolicy,
+    game_value: GameValue | None,
+    horizon: int,
+    rollout_limit: int,
+    ready: Any = None,
+) -> tuple[list[float], bool]:
+    """Play ``state`` on with ``policy`` and score it: every seat's reward and
+    whether the game's estimate gave it. The playout stops at the end of the
+    game, or after ``horizon`` decisions where ``game_value`` can score the
+    position (past them while ``ready`` says the estimate is not worth asking
+    yet), and never goes beyond ``rollout_limit`` decisions (an unfinished
+    game the game cannot score is a draw)."""
+    steps = 0
+    limit = rollout_limit if game_value is None else horizon
+    while not state.over and steps < rollout_limit:
+        if steps >= limit and (ready is None or ready(state)):
+            break
+        seats = state.to_act()
+        if not seats:
+            break
+        seat = seats[0]
+        state.apply(seat, policy.choose(state, seat))
+        steps += 1
+    if state.over or game_value is None:
+        result = state.result if state.over else None
+        return terminal_rewards(result, state.players, state.game.teams(state.players)), False
+    return check_estimate(game_value.estimate(state), state.players), True
 
 
 def accepted_options(factory: Any, options: dict[str, str]) -> dict[str, str]:

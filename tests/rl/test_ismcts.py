@@ -357,7 +357,7 @@ def test_a_team_win_is_a_full_win_for_each_member_as_in_the_estimates() -> None:
     assert terminal_rewards(None, 4) == [0.25] * 4
 
     # The search backs up exactly that at the end of a 4-seat M.E.A.T. game.
-    from bestiary.agents.ismcts import _rewards
+    from bestiary.agents.rollout import RandomRollout, play_out
 
     game = get_game("meat")
     state = game.new(4, seed=9)
@@ -369,7 +369,8 @@ def test_a_team_win_is_a_full_win_for_each_member_as_in_the_estimates() -> None:
         state.apply(seat, legal[rng.randrange(len(legal))])
     result = state.result
     assert result is not None and result.winners
-    rewards = _rewards(state)
+    rewards, estimated = play_out(state, RandomRollout(rng), None, 0, 0)
+    assert not estimated
     assert [s for s in range(4) if rewards[s] == 1.0] == sorted(result.winners)
     from bestiary.games.meat.value import value_estimate
 
