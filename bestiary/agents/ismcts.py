@@ -54,6 +54,10 @@ What makes it stronger than the textbook version, all game-independent:
   (:mod:`bestiary.agents.paired`). ``iterations`` then counts playouts; the
   guide's move stays unless another beats it on the same samples by
   ``confidence`` standard errors.
+- **Decisions left to the guide** (``leave=rps``): a decision whose every
+  move starts with one of these words (``;``-separated) is the guide's, with
+  no search: where the best play is a mix the guide already plays
+  (rock-paper-scissors), a search of sampled opponents only spends time.
 - **Simultaneous decisions**: the root is always the searching seat's own
   decision, even when the sample owes decisions from several seats at once.
   ``simultaneous=serial`` (the default) searches the seats of a simultaneous
@@ -139,6 +143,7 @@ class ISMCTSAgent:
         reuse: bool | str = True,
         ready: str = "none",
         root: str = "tree",
+        leave: str = "",
     ) -> None:
         self.rng = Rng(seed)
         self.seconds = float(seconds) if seconds is not None else None
@@ -173,6 +178,10 @@ class ISMCTSAgent:
                 raise ValueError(f"depth must be auto or a whole number, not {depth!r}") from None
             if self.depth < 0:
                 raise ValueError("depth must be auto or >= 0 (0: play to the end)")
+        # Decisions whose every move starts with one of these words are left to
+        # the guide (no search): e.g. rock-paper-scissors, where the seat's best
+        # is the guide's even mix whatever a sampled opponent would do.
+        self.leave = frozenset(w.strip().casefold() for w in str(leave).split(";") if w.strip())
         self.root = str(root).strip().casefold()
         if self.root not in ROOTS:
             raise ValueError(f"root must be one of {', '.join(ROOTS)}, not {root!r}")
@@ -218,6 +227,12 @@ class ISMCTSAgent:
         policy = self._policy(first)
         guide = self._guide(first, ctx)
         self.last_guide = guide
+        if guide is not None and self._left_to_guide(legal):
+            self._kept = None
+            self.last_iterations = 0
+            self.last_ranking = [(guide, 0, 0.0)]
+            self.last_seconds = time.perf_counter() - start
+            return next(a for a in legal if str(a) == guide)
         game_value, horizon = self._horizon(first)
         if self.root == "paired":
             return self._paired(ctx, legal, first, policy, guide, game_value, horizon, deadline)
@@ -239,6 +254,12 @@ class ISMCTSAgent:
         action = self._best(root, legal, guide)
         self._keep(root, witness, ctx.seat, action)
         return action
+
+    def _left_to_guide(self, legal: list[Action]) -> bool:
+        """Is this a decision ``leave`` names (every move's first word one of it)?"""
+        return bool(self.leave) and all(
+            str(a).split(" ", 1)[0].casefold() in self.leave for a in legal
+        )
 
     def _paired(
         self,

@@ -159,3 +159,31 @@ def test_equal_seeds_give_equal_paired_searches() -> None:
 def test_a_bad_root_is_refused_with_the_choices_named() -> None:
     with pytest.raises(BadAgentSpec, match="tree, paired"):
         make_agent(get_game("taxonomy"), "ismcts:root=flat")
+
+
+def test_a_decision_left_to_the_guide_is_not_searched() -> None:
+    """``leave=rps``: at Taxonomy's rock-paper-scissors (RULES.md reading 14,
+    an aggressive monster's attack: "Both choose in secret") the search plays
+    the guide's move and spends no playouts; at a discard it searches."""
+    game = get_game("taxonomy")
+    state = game.new(2, seed=4)
+    state.quiet()
+    rng = Rng(4)
+    heuristic = [make_agent(game, "heuristic", seed=s) for s in range(2)]
+    spec = "ismcts:iterations=16,rollout=heuristic,root=paired,leave=rps"
+    seen: set[str] = set()
+    while not state.over and len(seen) < 2:
+        seat = state.to_act()[0]
+        legal = [str(a) for a in state.legal(seat)]
+        kind = "rps" if all(m.startswith("rps ") for m in legal) else "other"
+        if len(legal) > 1 and kind not in seen:
+            seen.add(kind)
+            bot = make_agent(game, spec, seed=1)
+            move = bot.act(AgentContext(state.clone(), seat, Rng(2)))
+            assert isinstance(bot, ISMCTSAgent)
+            if kind == "rps":
+                assert bot.last_iterations == 0 and str(move) == bot.last_guide
+            else:
+                assert bot.last_iterations > 0
+        state.apply(seat, heuristic[seat].act(AgentContext(state, seat, rng)))
+    assert seen == {"rps", "other"}
