@@ -21,7 +21,16 @@ from .scoring import HAND_SIZE, Score, ScoringTable, best_score
 
 
 class Board(State):
-    """The state's data (filled by ``TaxonomyState``) and the bookkeeping on it."""
+    """The state's data (filled by ``TaxonomyState``) and the bookkeeping on it.
+
+    Every field below is a slot (``__slots__`` is their list). Why: with more
+    than 30 attributes, CPython 3.11 gives up the shared-key instance dict, and
+    then every ``self.method()`` call takes the slow generic lookup and every
+    field read a dict probe; slots keep both on the specialised fast paths (about
+    a tenth of random self-play's time). ``TaxonomyState._copy`` copies them
+    one by one, so a new field must be added there too (tests/test_trust.py
+    fails otherwise: a slot left empty changes the copy's fingerprint).
+    """
 
     game: Game
     rules: TaxonomyRules
@@ -46,7 +55,7 @@ class Board(State):
     _rr_json: list[dict[str, Any]] | None
     round_turns: list[int]
     turns: int
-    _over: bool
+    over: bool  # the protocol's ``over``: a plain field, read after every move
     _result: Result | None
     # whose decision
     epoch: int
@@ -95,6 +104,8 @@ class Board(State):
     claim_keys: dict[int, tuple[int, ...]]
     claim_choice: dict[int, Move]
     claim_keep: dict[int, tuple[int, ...]]
+
+    __slots__ = tuple(__annotations__)
 
     # The turn flow (rules.py) that the effects and claims hand back to.
     def _begin_turn(self, s: int) -> None:

@@ -157,7 +157,7 @@ class Natures(Board):
                     # "when you draw an impatient monster, you can immediately draw another card"
                     self._set_phase(IMPATIENT_CHOICE, (s,))
                     return
-                if self._over or self.epoch != epoch:
+                if self.over or self.epoch != epoch:
                     return  # the effect ended the turn (or the round)
                 continue
             # Reading 4: whenever effects finish, hand + table sets is 8.

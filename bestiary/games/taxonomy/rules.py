@@ -172,7 +172,7 @@ class TaxonomyState(Claims):
         self.round_results: tuple[RoundResult, ...] = ()
         self._rr_json: list[dict[str, Any]] | None = None
         self.round_turns: list[int] = []
-        self._over = False
+        self.over = False
         self._result: Result | None = None
         # Bumped whenever the acting seat changes, so an effect loop that
         # started a new turn (or round) stops instead of resolving twice.
@@ -299,7 +299,7 @@ class TaxonomyState(Claims):
         self._start_round()
 
     def _finish(self) -> None:
-        self._over = True
+        self.over = True
         self.phase = OVER
         self.actor = -1
         self._to_act = ()
@@ -509,10 +509,6 @@ class TaxonomyState(Claims):
             self._claim_step(seat, action)
 
     @property
-    def over(self) -> bool:
-        return self._over
-
-    @property
     def result(self) -> Result | None:
         return self._result
 
@@ -532,12 +528,38 @@ class TaxonomyState(Claims):
         """A copy with ``rng`` as its RNG (determinize() gives a fresh one: copying
         the Mersenne Twister's state would be most of the copy's cost, thrown away)."""
         o = TaxonomyState.__new__(TaxonomyState)
-        o.__dict__.update(self.__dict__)
+        # Every field (board.py: all are slots), in the order declared there.
+        # Shared or immutable (tables, numbers, strings, tuples) go as they are;
+        # the rest is copied.
+        o.game = self.game
+        o.rules = self.rules
+        o.players = self.players
+        o.deck = self.deck
+        o.mv = self.mv
+        o.scoring = self.scoring
         o.rng = rng
         o.log = self.log.copy()
+        o.seven_plus_one = self.seven_plus_one
+        o.loyal_rule = self.loyal_rule
+        o.window_all = self.window_all
+        o.group_of = self.group_of
+        o.after = self.after
+        o.attack_moves = self.attack_moves
         o.scores = list(self.scores)
         o.bans = [set(b) for b in self.bans]
+        o.round = self.round
+        o.dealer = self.dealer
+        o.round_results = self.round_results
+        o._rr_json = self._rr_json
         o.round_turns = list(self.round_turns)
+        o.turns = self.turns
+        o.over = self.over
+        o._result = self._result
+        o.epoch = self.epoch
+        o.phase = self.phase
+        o.actor = self.actor
+        o._to_act = self._to_act
+        o._legal = None
         o.nat = list(self.nat)
         o.roll = list(self.roll)
         o.ckeys = list(self.ckeys)
@@ -549,23 +571,31 @@ class TaxonomyState(Claims):
         o.aside = [list(a) for a in self.aside]
         o.claims = list(self.claims)
         o.skips = list(self.skips)
-        o.peeks = list(self.peeks)
-        o.kstock = [list(k) for k in self.kstock]
-        o.khand = [{q: set(cs) for q, cs in d.items()} for d in self.khand]
-        o.watched = set(self.watched)
-        o.seen_hands = [dict(d) for d in self.seen_hands]
-        o.queue = list(self.queue)
-        o.drawn = list(self.drawn)
-        o.claim_keys = dict(self.claim_keys)
-        o.claim_choice = dict(self.claim_choice)
-        o.claim_keep = dict(self.claim_keep)
-        o.duel_choice = dict(self.duel_choice)
         o.kc = [list(x) for x in self.kc]
         o.hk = [list(x) for x in self.hk]
         o.big = list(self.big)
         o.tabled = list(self.tabled)
         o.threes = list(self.threes)
-        o._legal = None
+        o.knows = self.knows
+        o.kstock = [list(k) for k in self.kstock]
+        o.khand = [{q: set(cs) for q, cs in d.items()} for d in self.khand]
+        o.watched = set(self.watched)
+        o.peeks = list(self.peeks)
+        o.seen_hands = [dict(d) for d in self.seen_hands]
+        o.queue = list(self.queue)
+        o.drawn = list(self.drawn)
+        o.last_discard = self.last_discard
+        o.fresh_draw = self.fresh_draw
+        o.attack_card = self.attack_card
+        o.duel = self.duel
+        o.duel_choice = dict(self.duel_choice)
+        o.duel_ties = self.duel_ties
+        o.claim_card = self.claim_card
+        o.claim_from = self.claim_from
+        o.claim_seats = self.claim_seats
+        o.claim_keys = dict(self.claim_keys)
+        o.claim_choice = dict(self.claim_choice)
+        o.claim_keep = dict(self.claim_keep)
         return o
 
     def zones(self) -> Mapping[str, Sequence[int]]:
