@@ -68,7 +68,9 @@ def paired_search(
     by_key = {str(a): a for a in legal}
     others = [k for k in by_key if k != guide]
     rng.shuffle(others)  # no move is favoured by the order of the legal list
-    alive = ([guide] if guide in by_key else []) + others
+    # A budget smaller than the moves cannot try them all even once: keep as
+    # many as it can try about twice over the rounds (the guide's first).
+    alive = (([guide] if guide in by_key else []) + others)[: max(2, budget // 2)]
     out = PairedResult(legal[0], {k: {} for k in alive})
     rounds = max(1, math.ceil(math.log2(len(alive))))
     start = time.perf_counter()

@@ -102,6 +102,15 @@ def test_sequential_halving_spends_the_budget_on_the_better_moves() -> None:
     assert found.playouts <= 96
 
 
+def test_a_budget_smaller_than_the_moves_tries_only_some_of_them() -> None:
+    """Forty moves and a budget of ten: the guide's move and four others are
+    tried, not one playout each for all forty."""
+    edge = {str(i): 0.0 for i in range(40)}
+    found = _coin_search(edge, "7", 10)
+    assert "7" in found.rewards and len(found.rewards) == 5
+    assert found.playouts <= 12
+
+
 def test_a_deadline_stops_the_search_after_one_sample_a_round() -> None:
     """A deadline already past still plays one sample per round (a move must be
     chosen from something) and no more."""
