@@ -30,6 +30,9 @@ class Board(State):
     a tenth of random self-play's time). ``TaxonomyState._copy`` copies them
     one by one, so a new field must be added there too (tests/test_trust.py
     fails otherwise: a slot left empty changes the copy's fingerprint).
+    For the same reason of speed the functions on the hot path hold no list
+    comprehension reading their locals (``map`` instead, or a method of its
+    own): in CPython 3.11 such a local becomes a cell, made at every call.
     """
 
     game: Game
@@ -111,7 +114,7 @@ class Board(State):
     def _begin_turn(self, s: int) -> None:
         raise NotImplementedError
 
-    def _end_turn(self, s: int) -> bool:
+    def _run(self, begin: int = -1) -> None:
         raise NotImplementedError
 
     def _end_round(self, winner: int | None, score: Score | None, reason: str) -> None:

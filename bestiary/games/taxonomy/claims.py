@@ -15,7 +15,7 @@ from ...engine.rng import Rng
 from .actions import CLAIM, KEEP, Move
 from .cards import HONEST, LOYAL, MISC
 from .natures import Natures
-from .phases import MAIN
+from .phases import CLAIM_WINDOW, MAIN
 from .scoring import HAND_SIZE
 
 
@@ -31,6 +31,26 @@ class Claims(Natures):
             seats = self.after[s]
             return seats, {q: keys.get(q, ()) for q in seats}
         return tuple(keys), keys
+
+    def _open_window(self, s: int, c: int) -> bool:
+        """Ask the seats (``_window``) about ``s``'s discard ``c``, the top of the
+        pile; False: nobody is asked, the next turn may begin."""
+        seats, keys = self._window(s, c)
+        if not seats:
+            return False
+        self.claim_card, self.claim_from = c, s
+        self.claim_seats, self.claim_keys = seats, keys
+        self.claim_choice, self.claim_keep = {}, {}
+        self._set_phase(CLAIM_WINDOW, seats)
+        if self.log.enabled:
+            for q in seats:
+                self.log.emit(
+                    "claim_open",
+                    to=[q],
+                    card=self.deck.names[c],
+                    keys=list(map(self.deck.key_names.__getitem__, keys[q])),
+                )
+        return True
 
     def _claimants(self, s: int, c: int) -> dict[int, tuple[int, ...]]:
         """Seats that may claim ``c`` (in turn order after the discarder) -> their keys."""

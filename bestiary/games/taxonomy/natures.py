@@ -7,7 +7,7 @@ effect that needs a decision (an aggressive target, a duel, an impatient
 extra draw) stops the queue until it is made. When the queue is empty the
 hand-size rule applies (reading 4): more than 8 -> the owner discards (and
 may declare a win or table a drawn card); fewer -> a draw; exactly 8 -> the
-turn ends (``rules.py``).
+turn ends (the turn loop, ``TaxonomyState._run`` in ``rules.py``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ from .cards import (
     NATURE_BIT,
     PROUD,
 )
-from .phases import ATTACK_CHOICE, DECLARE, DUEL, IMPATIENT_CHOICE, MAIN
-from .scoring import HAND_SIZE
+from .phases import ATTACK_CHOICE, DUEL, IMPATIENT_CHOICE, MAIN
 
 # Effect queue items: (effect, card).
 E_AGG, E_CHEER, E_MEAN, E_PROUD, E_HONEST, E_IMPATIENT = range(6)
@@ -87,7 +86,7 @@ class Natures(Board):
         self.fresh_draw = True
         if self.log.enabled:
             self.log.emit("drew", to=[s], seat=s, card=self._card(c))
-            self.log.emit("drew", to=[o for o in range(self.players) if o != s], seat=s)
+            self.log.emit("drew", to=self.after[s], seat=s)  # the other seats
         if m & _DRAW_NATURES:
             if m & HONEST:
                 self.queue.append((E_HONEST, c))
@@ -124,61 +123,38 @@ class Natures(Board):
                 if m & bit:
                     self.queue.append((effect, c))
 
-    def _run(self) -> None:
-        """Resolve queued effects until a decision is needed; a turn that ends
-        without one (no claim window) goes on with the next seat's, in this loop."""
-        s = self.actor
-        q = self.queue
-        epoch = self.epoch
-        hand = self.hands[s]
-        while True:
-            if q:
-                effect, c = q.pop(0)
-                if effect == E_AGG:
-                    # "when discarded, such a monster can be sent to another player"
-                    self.attack_card = c
-                    self._set_phase(ATTACK_CHOICE, (s,))
-                    return
-                if effect == E_CHEER:
-                    # "After discarding 1 merry monster, you must discard them all."
-                    for o in [x for x in self.hands[s] if self.nat[x] & CHEERFUL]:
-                        if o in self.hands[s]:
-                            self._discard(s, o, "cheerful")
-                elif effect == E_MEAN:
-                    # "causes him to have to discard an additional random card"
-                    hand = self.hands[s]
-                    if hand:
-                        self._discard(s, hand[self.rng.randrange(len(hand))], "mean")
-                elif effect == E_PROUD:
-                    self._proud(s, c)
-                elif effect == E_HONEST:
-                    self._peek(s)
-                elif effect == E_IMPATIENT and self.stock:
-                    # "when you draw an impatient monster, you can immediately draw another card"
-                    self._set_phase(IMPATIENT_CHOICE, (s,))
-                    return
-                if self.over or self.epoch != epoch:
-                    return  # the effect ended the turn (or the round)
-                continue
-            # Reading 4: whenever effects finish, hand + table sets is 8.
-            total = len(hand) + self.tabled[s]
-            if total > HAND_SIZE:
-                self.phase, self._to_act, self._legal = MAIN, (s,), None
-                return
-            if total < HAND_SIZE:
-                if not self._draw(s):
-                    return
-                continue
-            if self.fresh_draw and self.big[s] and self._score(s) is not None:
-                # Reading 2: a win may be declared after drawing, and a draw that
-                # refills the hand to 8 is a draw too.
-                self._set_phase(DECLARE, (s,))
-                return
-            if not self._end_turn(s):
-                return  # a claim window is open, or the round ended
-            # The next seat's turn began with its draw: play it on here.
-            s, q, epoch = self.actor, self.queue, self.epoch
+    def _effect(self, s: int, effect: int, c: int) -> bool:
+        """Resolve one queued effect of ``s``'s card ``c`` (the turn loop in
+        ``rules.py`` takes them off the queue in order). True: it needs a
+        decision, whose phase is now set."""
+        if effect == E_AGG:
+            # "when discarded, such a monster can be sent to another player"
+            self.attack_card = c
+            self._set_phase(ATTACK_CHOICE, (s,))
+            return True
+        if effect == E_CHEER:
+            self._cheerful(s)
+        elif effect == E_MEAN:
+            # "causes him to have to discard an additional random card"
             hand = self.hands[s]
+            if hand:
+                self._discard(s, hand[self.rng.randrange(len(hand))], "mean")
+        elif effect == E_PROUD:
+            self._proud(s, c)
+        elif effect == E_HONEST:
+            self._peek(s)
+        elif effect == E_IMPATIENT and self.stock:
+            # "when you draw an impatient monster, you can immediately draw another card"
+            self._set_phase(IMPATIENT_CHOICE, (s,))
+            return True
+        return False
+
+    def _cheerful(self, s: int) -> None:
+        """ "After discarding 1 merry monster, you must discard them all." """
+        nat = self.nat
+        for o in [x for x in self.hands[s] if nat[x] & CHEERFUL]:
+            if o in self.hands[s]:
+                self._discard(s, o, "cheerful")
 
     def _proud(self, s: int, c: int) -> None:
         """ "You must discard all cards with the same type as the proud monster.
@@ -209,7 +185,7 @@ class Natures(Board):
         self.watched.update(top)
         self.peeks[s] = (tuple(top), len(self.stock))
         if self.log.enabled:
-            self.log.emit("peeked", to=[s], seat=s, cards=[self._card(c) for c in top])
+            self.log.emit("peeked", to=[s], seat=s, cards=list(map(self._card, top)))
 
     def _resolve_duel(self) -> None:
         assert self.duel is not None

@@ -325,56 +325,93 @@ class TaxonomyState(Claims):
     # ------------------------------------------------------------------ turn flow
     def _begin_turn(self, s: int) -> None:
         """Begin ``s``'s turn and play it up to the first decision."""
-        if self._start_turn(s):
-            self._run()
+        self._run(s)
 
-    def _start_turn(self, s: int) -> bool:
-        """Begin ``s``'s turn (or the next seat's that has not lost its turn) with
-        its draw. False: the stock ran out and the round ended."""
-        skips = self.skips
-        while skips[s] > 0:
-            # "The player who loses loses a turn."
-            skips[s] -= 1
-            if self.log.enabled:
-                self.log.emit("skipped", seat=s)
-            s = (s + 1) % self.players
-        self.actor = s
-        self.epoch += 1
-        self.turns += 1
-        self.drawn = []
-        self.last_discard = -1
-        return self._draw(s)
-
-    def _end_turn(self, s: int) -> bool:
-        """The top discard may be claimed (reading 3), else the next player's turn
-        begins (True: with its draw done; the caller plays it on)."""
-        c = self.last_discard
-        if c >= 0 and self.discards[-1] == c:
-            if not self.window_all:
-                # "If you have 3 cards of the same type": when no seat holds three
-                # of a key of the card, nobody is asked (counted per key, not per seat).
+    def _run(self, begin: int = -1) -> None:
+        """Play on up to the next decision: begin ``begin``'s turn if one is
+        given, resolve the effects queued by draws and discards (natures.py),
+        then by the hand-size rule (reading 4) ask for a discard, draw, or end
+        the turn; when a turn ends with nobody asked about its discard, the
+        next seat's begins here. One loop (not a call per step of the turn):
+        the usual decision, a discard that nobody may claim followed by the
+        next player's draw, is most of random self-play's time."""
+        s = self.actor
+        q = self.queue
+        epoch = self.epoch
+        while True:  # a turn per pass
+            if begin >= 0:
+                # "Each turn a player draws one card from the pile in the middle"
+                s = begin
+                skips = self.skips
+                while skips[s] > 0:
+                    # "The player who loses loses a turn."
+                    skips[s] -= 1
+                    if self.log.enabled:
+                        self.log.emit("skipped", seat=s)
+                    s = (s + 1) % self.players
+                self.actor = s
+                # A new epoch: an effect loop of an earlier turn (or round) stops.
+                epoch = self.epoch = self.epoch + 1
+                self.turns += 1
+                self.drawn = []
+                self.last_discard = -1
+                if not self._draw(s):
+                    return  # the stock ran out: the round ended
+            hand = self.hands[s]
+            while True:  # effects, then the hand-size rule
+                if q:
+                    effect, c = q.pop(0)
+                    if self._effect(s, effect, c):
+                        return  # it needs a decision
+                    if self.over or self.epoch != epoch:
+                        return  # the effect ended the turn (or the round)
+                    continue
+                # Reading 4: whenever effects finish, hand + table sets is 8.
+                total = len(hand) + self.tabled[s]
+                if total > HAND_SIZE:
+                    # The discard decision; its moves are built now (apply checks them next).
+                    self.phase, self._to_act = MAIN, (s,)
+                    if self.big[s] or self.tables[s]:
+                        self._legal = self._main_legal(s)  # a win, or a drawn card to table
+                    else:
+                        self._legal = list(map(self.mv.discard.__getitem__, hand))
+                    return
+                if total == HAND_SIZE:
+                    break
+                if not self._draw(s):
+                    return
+            if self.fresh_draw and self.big[s] and self._score(s) is not None:
+                # Reading 2: a win may be declared after drawing, and a draw that
+                # refills the hand to 8 is a draw too.
+                self._set_phase(DECLARE, (s,))
+                return
+            # The turn ends; the top discard may be claimed (reading 3). "If you have
+            # 3 cards of the same type": nobody is asked when no seat holds three of
+            # a key of the card (threes counts them per key, not per seat), the usual
+            # case; with claim_window=all every other seat is (each card has a key).
+            c = self.last_discard
+            if c >= 0 and self.discards[-1] == c:
                 threes = self.threes
                 for k in self.ckeys[c]:
-                    if threes[k]:
+                    if threes[k] or self.window_all:
+                        if self._open_window(s, c):
+                            return
                         break
-                else:
-                    return self._start_turn(self.after[s][0])
-            seats, keys = self._window(s, c)
-            if seats:
-                self.claim_card, self.claim_from = c, s
-                self.claim_seats, self.claim_keys = seats, keys
-                self.claim_choice, self.claim_keep = {}, {}
-                self._set_phase(CLAIM_WINDOW, seats)
-                if self.log.enabled:
-                    for q in seats:
-                        self.log.emit(
-                            "claim_open",
-                            to=[q],
-                            card=self.deck.names[c],
-                            keys=[self.deck.key_names[k] for k in keys[q]],
-                        )
-                return False
-        return self._start_turn(self.after[s][0])
+            begin = self.after[s][0]
+
+    def _table(self, s: int, c: int) -> None:
+        """ "When you draw another card of this type you can add it to the table":
+        ``c`` joins ``s``'s table set of its key (the first laid, reading 21)."""
+        keys = self.ckeys[c]
+        k, cards = next(t for t in self.tables[s] if t[0] in keys)
+        self.hands[s].remove(c)
+        if c in self.watched:
+            self._left_hand(s, c)
+        cards.append(c)
+        self._recount(s)
+        self._legal = None
+        if self.log.enabled:
+            self.log.emit("tabled", seat=s, card=self._card(c), key=self.deck.key_names[k])
 
     def _win(self, s: int) -> None:
         score = self._score(s)
@@ -412,9 +449,9 @@ class TaxonomyState(Claims):
             return mv.rps
         if phase == CLAIM_WINDOW:
             if seat not in self.claim_choice:
-                return [*(mv.claim[k] for k in self.claim_keys[seat]), mv.pass_]
+                return [*map(mv.claim.__getitem__, self.claim_keys[seat]), mv.pass_]
             if self.claim_open_choice(seat):
-                return [mv.keep[x] for x in self.lay_candidates(seat)]
+                return list(map(mv.keep.__getitem__, self.lay_candidates(seat)))
             return []
         if phase == ATTACK_CHOICE:
             self._legal = self.attack_moves[seat]
@@ -439,7 +476,7 @@ class TaxonomyState(Claims):
             # (Not the last card that could pay the excess: the hand must still discard.)
             tkeys = {k for k, _ in self.tables[s]}
             for c in self.drawn:
-                if c in hand and self._usable(s, c) and any(k in tkeys for k in self.ckeys[c]):
+                if c in hand and self._usable(s, c) and not tkeys.isdisjoint(self.ckeys[c]):
                     out.append(mv.table[c])
         if self.big[s] and self._score(s) is not None:
             out.append(mv.win)
@@ -488,23 +525,12 @@ class TaxonomyState(Claims):
             if self._draw(seat):
                 self._run()
         elif kind == TABLE:
-            c = action.arg
-            tkeys = [i for i, (k, _) in enumerate(self.tables[seat]) if k in self.ckeys[c]]
-            k, cards = self.tables[seat][tkeys[0]]
-            self.hands[seat].remove(c)
-            if c in self.watched:
-                self._left_hand(seat, c)
-            cards.append(c)
-            self._recount(seat)
-            self._legal = None
-            if self.log.enabled:
-                self.log.emit("tabled", seat=seat, card=self._card(c), key=self.deck.key_names[k])
+            self._table(seat, action.arg)
         elif kind == WIN:
             self._win(seat)
         elif kind == PASS and self.phase == DECLARE:
-            self.fresh_draw = False
-            if self._end_turn(seat):
-                self._run()
+            self.fresh_draw = False  # not declared: the turn ends
+            self._run()
         else:  # CLAIM, PASS, KEEP in a claim window
             self._claim_step(seat, action)
 
