@@ -41,6 +41,9 @@ class Moves:
         d, k = deck.size, deck.num_keys
         self.size = d
         self.discard = [Move(DISCARD, c, f"discard {deck.names[c]}") for c in range(d)]
+        # A hand's discards, all at once: list(map(discard_of, hand)) (bound once:
+        # the discard decision is built at every turn).
+        self.discard_of = self.discard.__getitem__
         self.table = [Move(TABLE, c, f"table {deck.names[c]}") for c in range(d)]
         self.win = Move(WIN, 0, "win")
         self.claim = [Move(CLAIM, i, f"claim {deck.key_names[i]}") for i in range(k)]

@@ -143,8 +143,9 @@ class Board(State):
         self.tabled[s] = sum(len(cs) for _, cs in tables) if tables else 0
         threes = self.threes
         old = self.hk[s]
-        for k in compress(range(len(old)), map((3).__le__, old)):  # the keys s held 3 of
-            threes[k] -= 1
+        if max(old) >= 3:  # often none (a round's start): one C scan, not a call per key
+            for k in compress(range(len(old)), map((3).__le__, old)):  # the keys s held 3 of
+                threes[k] -= 1
         kc = self.kc[s] = [0] * self.deck.num_keys
         hk = self.hk[s] = [0] * self.deck.num_keys
         ck = self.ckeys
@@ -153,11 +154,11 @@ class Board(State):
         for c in self.hands[s]:
             if not bans or group_of[c] not in bans:
                 for k in ck[c]:
-                    hk[k] += 1
-                    if hk[k] == 3:
+                    x = hk[k] = hk[k] + 1
+                    if x == 3:
                         threes[k] += 1
-                    kc[k] += 1
-                    if kc[k] == 4:
+                    x = kc[k] = kc[k] + 1
+                    if x == 4:
                         big += 1
         for _, cards in tables:
             for c in cards:
@@ -257,7 +258,7 @@ class Board(State):
                 "name": card.name,
                 "type": card.type,
                 "family": card.family,
-                "keys": [self.deck.key_names[k] for k in self.ckeys[c]],
+                "keys": list(map(self.deck.key_names.__getitem__, self.ckeys[c])),
                 "natures": natures_of_mask(self.nat[c]),
                 "roll": self.roll[c] or None,
             }

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,8 +58,15 @@ CHEERFUL_KEY = "Cheerful"
 BEASTMAN = "beastman"
 
 
+# The names of every mask's natures, worked out once: every card a view or an
+# event shows asks for them.
+_NAMES_OF_MASK: tuple[tuple[str, ...], ...] = tuple(
+    tuple(n for i, n in enumerate(NATURES) if mask >> i & 1) for mask in range(1 << len(NATURES))
+)
+
+
 def natures_of_mask(mask: int) -> list[str]:
-    return [n for i, n in enumerate(NATURES) if mask >> i & 1]
+    return list(_NAMES_OF_MASK[mask])
 
 
 @dataclass(frozen=True)
@@ -412,7 +420,7 @@ def load_deck(path: str = "", beastman_orphans: bool = True) -> Deck:
 def modified(path: str) -> float:
     """The file's modification time (the cache key), or a one-line BadCardFile."""
     try:
-        return Path(path).stat().st_mtime
+        return os.stat(path).st_mtime  # (not pathlib: this runs at every new game)
     except OSError as exc:
         reason = exc.strerror or exc
         raise BadCardFile(path, None, _("cannot read: {reason}").format(reason=reason)) from None

@@ -232,7 +232,7 @@ class TaxonomyState(Claims):
                     self._roll(c, [s])
                 hand.append(c)
             if emit:
-                self.log.emit("dealt", to=[s], seat=s, cards=[self._card(c) for c in hand])
+                self.log.emit("dealt", to=[s], seat=s, cards=list(map(self._card, hand)))
         self.kc = [[0] * deck.num_keys for _ in range(n)]
         self.hk = [[0] * deck.num_keys for _ in range(n)]
         self.threes = [0] * deck.num_keys
@@ -374,7 +374,7 @@ class TaxonomyState(Claims):
                     if self.big[s] or self.tables[s]:
                         self._legal = self._main_legal(s)  # a win, or a drawn card to table
                     else:
-                        self._legal = list(map(self.mv.discard.__getitem__, hand))
+                        self._legal = list(map(self.mv.discard_of, hand))
                     return
                 if total == HAND_SIZE:
                     break
@@ -431,10 +431,11 @@ class TaxonomyState(Claims):
         return self._to_act
 
     def legal(self, seat: int) -> Sequence[Move]:
+        legal = self._legal
+        if legal is not None and seat in self._to_act:  # built already (see _legal)
+            return legal
         if seat not in self._to_act:
             return []
-        if self._legal is not None:  # built for the one deciding seat (discard, declare)
-            return self._legal
         phase = self.phase
         if phase == MAIN:
             self._legal = self._main_legal(seat)
@@ -470,7 +471,7 @@ class TaxonomyState(Claims):
     def _main_legal(self, s: int) -> list[Move]:
         mv = self.mv
         hand = self.hands[s]
-        out = list(map(mv.discard.__getitem__, hand))  # a discard of every card in hand
+        out = list(map(mv.discard_of, hand))  # a discard of every card in hand
         if self.tables[s] and self.drawn and len(hand) > self._excess(s):
             # "When you draw another card of this type you can add it to the table."
             # (Not the last card that could pay the excess: the hand must still discard.)
@@ -504,7 +505,7 @@ class TaxonomyState(Claims):
             if self.log.enabled:
                 self.log.emit("decided", to=[seat], seat=seat, choice=str(action))
             assert self.duel is not None
-            a, t = self.duel[:2]
+            a, t, _ = self.duel
             if a in choice and t in choice:
                 self._resolve_duel()
             else:
