@@ -96,10 +96,11 @@ def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -
     seat = state.to_act()[0]
     move = make_agent(meat, fast, seed=1).act(AgentContext(state, seat, Rng(1)))
     assert move in state.legal(seat)
-    # Taxonomy and Monster Maker name options that change no move, only the
-    # playouts' speed; Teratozoic names none.
+    # Taxonomy and Monster Maker name options for speed: playouts that make the
+    # same moves faster, and Taxonomy leaves rock-paper-scissors unsearched to
+    # the heuristic's even mix; Teratozoic names none.
     hard = "ismcts:seconds=1,rollout_limit=200"
-    assert playable(get_game("taxonomy"), "hard", 2000) == hard + ",playout=lite=1"
+    assert playable(get_game("taxonomy"), "hard", 2000) == hard + ",playout=lite=1,leave=rps"
     mm = playable(get_game("monster-maker"), "hard", 2000)
     assert mm == hard + ",playout=odds_cache=1;lite=1"
     assert playable(get_game("teratozoic"), "hard", 2000) == hard
