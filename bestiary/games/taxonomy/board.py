@@ -48,6 +48,7 @@ class Board(State):
     window_all: bool
     group_of: list[int]
     after: tuple[tuple[int, ...], ...]
+    alone: tuple[tuple[int], ...]
     attack_moves: tuple[tuple[Move, ...], ...]
     # rounds and score
     scores: list[int]

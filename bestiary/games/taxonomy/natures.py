@@ -24,6 +24,7 @@ from .cards import (
     MEAN,
     MISC,
     NATURE_BIT,
+    NATURES,
     PROUD,
 )
 from .phases import ATTACK_CHOICE, DUEL, IMPATIENT_CHOICE, MAIN
@@ -33,6 +34,11 @@ E_AGG, E_CHEER, E_MEAN, E_PROUD, E_HONEST, E_IMPATIENT = range(6)
 _DISCARD_EFFECTS = ((AGGRESSIVE, E_AGG), (CHEERFUL, E_CHEER), (MEAN, E_MEAN), (PROUD, E_PROUD))
 _DISCARD_NATURES = AGGRESSIVE | CHEERFUL | MEAN | PROUD
 _DRAW_NATURES = HONEST | IMPATIENT
+# The discard effects of every mask of natures, in that order (reading 5),
+# worked out once for the discard's hot path.
+_DISCARD_EFFECTS_OF: tuple[tuple[int, ...], ...] = tuple(
+    tuple(effect for bit, effect in _DISCARD_EFFECTS if m & bit) for m in range(1 << len(NATURES))
+)
 
 
 class Natures(Board):
@@ -119,9 +125,9 @@ class Natures(Board):
         if self.log.enabled:
             self.log.emit("discarded", seat=s, card=self._card(c), why=why, aside=bool(m & PROUD))
         if m & _DISCARD_NATURES:
-            for bit, effect in _DISCARD_EFFECTS:
-                if m & bit:
-                    self.queue.append((effect, c))
+            queue = self.queue
+            for effect in _DISCARD_EFFECTS_OF[m]:
+                queue.append((effect, c))
 
     def _effect(self, s: int, effect: int, c: int) -> bool:
         """Resolve one queued effect of ``s``'s card ``c`` (the turn loop in

@@ -128,6 +128,7 @@ class TaxonomyState(Claims):
             "seven_plus_one",
             "group_of",
             "after",
+            "alone",
             "attack_moves",
             "loyal_rule",
             "window_all",
@@ -160,6 +161,8 @@ class TaxonomyState(Claims):
         self.group_of = deck.group_of
         # after[s]: the other seats in turn order after s (who answers s's discard first).
         self.after = tuple(tuple((s + i) % n for i in range(1, n)) for s in range(n))
+        # alone[s]: (s,), the deciding seats of a one-seat decision (built once, not per turn).
+        self.alone = tuple((s,) for s in range(n))
         # An aggressive monster's moves: send it at another seat, or not.
         self.attack_moves = tuple(
             (*(self.mv.attack[t] for t in range(n) if t != s), self.mv.no_attack) for s in range(n)
@@ -224,13 +227,14 @@ class TaxonomyState(Claims):
         emit = self.log.enabled
         if emit:
             self.log.emit("round", round=self.round + 1, dealer=self.dealer)
+        stock, misc = self.stock, deck.misc
         for s in range(n):
-            hand = self.hands[s]
-            for _ in range(HAND_SIZE):
-                c = self.stock.pop()
-                if self.nat[c] & MISC and not self.roll[c]:
+            # The top 8 cards, in the order they come off the stock (its end).
+            hand = self.hands[s] = stock[: -HAND_SIZE - 1 : -1]
+            del stock[-HAND_SIZE:]
+            for c in hand:
+                if misc[c]:  # none is rolled yet: the deck was just shuffled
                     self._roll(c, [s])
-                hand.append(c)
             if emit:
                 self.log.emit("dealt", to=[s], seat=s, cards=list(map(self._card, hand)))
         self.kc = [[0] * deck.num_keys for _ in range(n)]
@@ -370,7 +374,7 @@ class TaxonomyState(Claims):
                 total = len(hand) + self.tabled[s]
                 if total > HAND_SIZE:
                     # The discard decision; its moves are built now (apply checks them next).
-                    self.phase, self._to_act = MAIN, (s,)
+                    self.phase, self._to_act = MAIN, self.alone[s]
                     if self.big[s] or self.tables[s]:
                         self._legal = self._main_legal(s)  # a win, or a drawn card to table
                     else:
@@ -571,6 +575,7 @@ class TaxonomyState(Claims):
         o.window_all = self.window_all
         o.group_of = self.group_of
         o.after = self.after
+        o.alone = self.alone
         o.attack_moves = self.attack_moves
         o.scores = list(self.scores)
         o.bans = [set(b) for b in self.bans]
