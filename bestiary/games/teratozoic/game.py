@@ -164,8 +164,7 @@ class TeratozoicGame(Game):
         ids = [c.id for c in deck if rules.advanced or c.set != "advanced"]
 
         def cold() -> None:
-            solver._BUILDS.clear()
-            solver.connect_all.cache_clear()
+            solver.clear_caches()
             for cache in (
                 closed.close_all,
                 closed._largest_closed_cached,

@@ -22,6 +22,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from .cards import Card
 from .closed import (
@@ -56,30 +57,91 @@ def shape_of(card: Card) -> Shape:
     return tuple(sorted(card.orients))
 
 
-CardInfo = tuple[Shape, int, int, int, int | None]
+class CardInfo(NamedTuple):
+    """What the solver needs of one card, computed once per card set."""
+
+    shape: Shape
+    parity: int  # its parity vector (closed.parity_vector)
+    ends: int
+    alone_open: int  # its value laid alone, with loose ends
+    alone_closed: int | None  # laid alone and closed (None: it has ends)
+    code: int  # its shape's term in a multiset code (see _shape_code)
+    value: int
+    colour: int  # a bit per colour of the card set
+    single: bool  # of one colour (not grey, not three-colour)
+
+
 # Per card set (by id, checked by identity): its card table and the shared
 # one-card monsters (see ``_alone`` and ``flat_build``).
 _INFO: dict[int, tuple[Sequence[Card], list[CardInfo], dict[tuple[int, ...], Monster]]] = {}
 _BLANK_LAYOUT: ShapeLayout = ((0, 0, 0),)
 
+# A multiset of shapes as one int: the sum of its cards' codes, each shape
+# counting in a field of its own (8 bits: a play solved over its 2^n subsets
+# has far fewer than 256 cards). Shapes are numbered as first seen; a card set
+# has few (10 in the standard deck), so subsets of every play share the answers
+# below. Summing codes subset by subset is one addition per subset, where a
+# sorted tuple of shapes (the key of ``close_all``) is a sort.
+_SHAPE_NUMBER: dict[Shape, int] = {}
+_CODE_BITS = 8
+
+
+def _shape_code(shape: Shape) -> int:
+    number = _SHAPE_NUMBER.setdefault(shape, len(_SHAPE_NUMBER))
+    return 1 << (_CODE_BITS * number)
+
+
+# By multiset code: a closed layout of exactly those cards as one monster, or
+# None (``_closes``); one monster with loose ends allowed (``connect_all``).
+_CLOSES: dict[int, ShapeLayout | None] = {}
+_CONNECTS: dict[int, ShapeLayout | None] = {}
+_ASK: ShapeLayout = ((-1, -1, -1),)  # not in a cache yet (None is an answer)
+
+
+def _closes(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
+    """``close_all`` behind the checks that need no search: n cards in one
+    monster need n - 1 connections (at least 2n - 2 ends), a card without ends
+    joins nothing, and with no loose ends every (axis, spot) holds an even
+    number of ends (parity 0)."""
+    n = len(shapes)
+    if any(s[0] == 0 for s in shapes) or sum(s[0].bit_count() for s in shapes) < 2 * n - 2:
+        return None
+    parity = 0
+    for s in shapes:
+        parity ^= parity_vector(s[0])
+    return close_all(shapes) if parity == 0 else None
+
+
+def clear_caches() -> None:
+    """Forget every solved play and shape set (the benchmark's cold start)."""
+    _BUILDS.clear()
+    _CLOSES.clear()
+    _CONNECTS.clear()
+    connect_all.cache_clear()
+
 
 def _card_info(deck: Sequence[Card]) -> list[CardInfo]:
-    """Per card of a card set: its shape, parity vector, number of ends, and its
-    value laid alone (with loose ends; closed, or None when it has ends)."""
+    """Per card of a card set: what ``_solve`` needs of it (see CardInfo)."""
     got = _INFO.get(id(deck))
     if got is None or got[0] is not deck:
         if len(_INFO) > 16:
             _INFO.clear()
+        colour_bit: dict[str, int] = {}
         table: list[CardInfo] = []
         for c in deck:
             blank = c.orients[0] == 0
+            shape = shape_of(c)
             table.append(
-                (
-                    shape_of(c),
+                CardInfo(
+                    shape,
                     parity_vector(c.orients[0]),
                     c.orients[0].bit_count(),
                     monster_value([c], False, False),
                     monster_value([c], True, False) if blank else None,
+                    _shape_code(shape),
+                    c.value,
+                    colour_bit.setdefault(c.colour, 1 << len(colour_bit)),
+                    c.single_colour,
                 )
             )
         got = _INFO[id(deck)] = (deck, table, {})
@@ -187,6 +249,46 @@ _GROUP = 9
 _BUILDS: dict[tuple[int, tuple[int, ...], bool], Build] = {}
 
 
+def _shapes_of(rows: Sequence[CardInfo], mask: int) -> tuple[Shape, ...]:
+    """The sorted multiset of shapes of the cards in ``mask`` (``close_all``'s key)."""
+    return tuple(sorted(r.shape for j, r in enumerate(rows) if mask >> j & 1))
+
+
+def _value(
+    cards: Sequence[Card],
+    rows: Sequence[CardInfo],
+    mask: int,
+    closed: bool,
+    ignore: bool,
+    doubled: int | bool,
+) -> int:
+    """``monster_value`` of the cards in ``mask``; without a doubling card
+    (``doubled`` false) the face values, +1 when closed and all of one single
+    colour."""
+    if doubled:
+        return monster_value([c for j, c in enumerate(cards) if mask >> j & 1], closed, ignore)
+    total = colours = 0
+    single = True
+    for j, row in enumerate(rows):
+        if mask >> j & 1:
+            total += row.value
+            colours |= row.colour
+            single = single and row.single
+    return total + 1 if closed and single and colours & (colours - 1) == 0 else total
+
+
+@lru_cache(maxsize=64)
+def _subsets(n: int) -> tuple[tuple[int, int, int], ...]:
+    """Every set of two or more of n cards in increasing order, as (set, its
+    lowest card, the set without it): each grows from a smaller one."""
+    out = []
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        if mask != low:
+            out.append((mask, low.bit_length() - 1, mask ^ low))
+    return tuple(out)
+
+
 def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     """Split the play into monsters by dynamic programming over subsets.
 
@@ -202,75 +304,68 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
     if n == 1:
         # One card is one monster, closed exactly when it has no ends (what
         # the general case below finds, without its tables).
-        closed = info[ids[0]][4] is not None
+        closed = info[ids[0]].alone_closed is not None
         one = _alone(deck, ids[0], closed)
         return Build((one,), one.value + int(closed), closed)
     cards = [deck[i] for i in ids]
-    shapes = [info[i][0] for i in ids]
+    rows = [info[i] for i in ids]
     full = (1 << n) - 1
     closable: dict[int, ShapeLayout] = {}
     connectable: dict[int, ShapeLayout] = {}
     val_open: dict[int, int] = {}
     val_closed: dict[int, int] = {}
-    # Necessary conditions, kept per subset as it grows by one card (so most
-    # subsets never reach a search): n cards in one monster need n - 1
-    # connections (at least 2n - 2 ends) and a card without ends joins nothing;
-    # with no loose ends, every (axis, spot) holds an even number of ends
-    # (parity 0); a doubling card is worth connecting to more cards only when
-    # another card of its colour (any card, with the option) is there.
-    vec = [info[i][1] for i in ids]
-    n_ends = [info[i][2] for i in ids]
-    parity = [0] * (full + 1)
-    ends = [0] * (full + 1)
-    blanks = sum(1 << j for j in range(n) if n_ends[j] == 0)
+    # Kept per subset as it grows by one card: the multiset code of its shapes
+    # (whether it closes, and whether it connects, depend on that alone, see
+    # ``_closes``: the answers are cached by code). A doubling card is worth
+    # connecting to more cards only when another card of its colour (any card,
+    # with the option) is there.
+    codes = [row.code for row in rows]
+    code = [0] * (full + 1)
     doublers = sum(1 << j for j, c in enumerate(cards) if c.doubler)
     by_colour: dict[str, int] = {}
     for j, c in enumerate(cards):
         by_colour[c.colour] = by_colour.get(c.colour, 0) | 1 << j
     kin = [full if ignore else by_colour[c.colour] for c in cards]
-    for mask in range(1, full + 1):
-        low = mask & -mask
-        i = low.bit_length() - 1
-        prev = mask ^ low
-        parity[mask] = parity[prev] ^ vec[i]
-        ends[mask] = ends[prev] + n_ends[i]
-        if not prev:
-            # One card: closed exactly when it has no ends; worth the same with
-            # or without the option (a doubling card doubles itself either way).
-            _, _, _, alone_open, alone_closed = info[ids[i]]
-            if alone_closed is not None:
-                closable[mask] = _BLANK_LAYOUT
-                val_closed[mask] = alone_closed
-            connectable[mask] = ((0, 0, shapes[i][0]),)
-            val_open[mask] = alone_open
-            continue
-        if mask & blanks or ends[mask] < 2 * mask.bit_count() - 2:
-            continue  # cannot be one monster at all
-        may_close = parity[mask] == 0
-        may_double = False
+    closes, connects = _CLOSES, _CONNECTS
+    if len(closes) > 100_000 or len(connects) > 100_000:
+        closes.clear()  # a designer's card set may have many shapes
+        connects.clear()
+    for j, row in enumerate(rows):
+        # One card: closed exactly when it has no ends; worth the same with
+        # or without the option (a doubling card doubles itself either way).
+        bit = 1 << j
+        code[bit] = row.code
+        if row.alone_closed is not None:
+            closable[bit] = _BLANK_LAYOUT
+            val_closed[bit] = row.alone_closed
+        connectable[bit] = ((0, 0, row.shape[0]),)
+        val_open[bit] = row.alone_open
+    multi = False  # a monster of two or more cards is worth building
+    for mask, i, prev in _subsets(n):
+        key = code[mask] = code[prev] + codes[i]
         d = doublers & mask
+        lay = closes.get(key, _ASK)
+        if lay is _ASK:
+            lay = closes[key] = _closes(_shapes_of(rows, mask))
+        if lay is not None:
+            closable[mask] = lay
+            val_closed[mask] = _value(cards, rows, mask, True, ignore, d)
+            multi = True
         if d:
             reach = 0
             while d:
                 j = d & -d
                 reach |= kin[j.bit_length() - 1]
                 d ^= j
-            may_double = (reach & mask).bit_count() > 1
-        if not may_close and not may_double:
-            continue
-        members = [j for j in range(n) if mask >> j & 1]
-        key = tuple(sorted(shapes[j] for j in members))
-        if may_close:
-            lay = close_all(key)
-            if lay is not None:
-                closable[mask] = lay
-                val_closed[mask] = monster_value([cards[j] for j in members], True, ignore)
-        if may_double:
-            lay = connect_all(key)
-            if lay is not None:
-                connectable[mask] = lay
-                val_open[mask] = monster_value([cards[j] for j in members], False, ignore)
-    if len(connectable) == n and not any(sub & (sub - 1) for sub in closable):
+            if (reach & mask).bit_count() > 1:
+                lay = connects.get(key, _ASK)
+                if lay is _ASK:
+                    lay = connects[key] = connect_all(_shapes_of(rows, mask))
+                if lay is not None:
+                    connectable[mask] = lay
+                    val_open[mask] = _value(cards, rows, mask, False, ignore, True)
+                    multi = True
+    if not multi:
         # No monster of two or more cards is worth building: every card alone
         # (what the split below finds, without it), closed when it has no ends.
         alone = [_alone(deck, ids[i], (1 << i) in closable) for i in range(n)]
@@ -293,7 +388,19 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
         firsts[(sub & -sub).bit_length() - 1].append(
             (sub, val_closed.get(sub), val_open[sub] if sub in connectable else None)
         )
-    for mask in range(1, full + 1):
+    # Only the sets the split of the whole play reaches are solved: the play
+    # less monsters that each held the first card left (far fewer than all 2^n
+    # sets: n + 1 when every card lies alone). Smaller sets first, as each
+    # split reads the best of its rest.
+    reached = {full}
+    todo = [full]
+    for mask in todo:  # grows while it is read
+        for sub, _, _ in firsts[(mask & -mask).bit_length() - 1]:
+            rest = mask ^ sub
+            if not sub & ~mask and rest and rest not in reached:
+                reached.add(rest)
+                todo.append(rest)
+    for mask in sorted(reached):
         b_any = b_closed = neg
         h_any, h_closed = (0, False), 0
         for sub, v_closed, v_open in firsts[(mask & -mask).bit_length() - 1]:
@@ -343,9 +450,9 @@ def _alone(deck: Sequence[Card], card: int, closed: bool) -> Monster:
     cache = _INFO[id(deck)][2]
     got = cache.get((card, closed))
     if got is None:
-        shape, _, _, alone_open, alone_closed = table[card]
-        value = alone_closed if closed and alone_closed is not None else alone_open
-        pl = (Placement(card, 0, 0, shape[0] != deck[card].orients[0]),)
+        row = table[card]
+        value = row.alone_closed if closed and row.alone_closed is not None else row.alone_open
+        pl = (Placement(card, 0, 0, row.shape[0] != deck[card].orients[0]),)
         got = cache[(card, closed)] = Monster((card,), pl, closed, value)
     return got
 
@@ -364,9 +471,9 @@ def flat_build(
     for x, i in enumerate(sorted(ids)):
         m = made.get((i, 2 * x, 0))
         if m is None:
-            _, _, _, alone_open, alone_closed = info[i]
+            alone_closed = info[i].alone_closed
             closed = alone_closed is not None
-            v = alone_closed if alone_closed is not None else alone_open
+            v = alone_closed if alone_closed is not None else info[i].alone_open
             m = made[(i, 2 * x, 0)] = Monster((i,), (Placement(i, 2 * x, 0),), closed, v)
         monsters.append(m)
         total += m.value
