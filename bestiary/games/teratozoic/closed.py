@@ -379,20 +379,23 @@ def close_all(shapes: tuple[Shape, ...]) -> ShapeLayout | None:
 
 
 def _close_search(
-    shapes: tuple[Shape, ...], budget: int, rare_first: bool = False
+    shapes: tuple[Shape, ...], budget: int, rare_first: bool = False, bounded: bool = False
 ) -> tuple[ShapeLayout | None, bool, int]:
     """(layout or None, whether the answer is proven, nodes spent). ``budget``:
     search nodes allowed (0: no limit). Every card must be used, which prunes hard: a branch
     dies as soon as the monster closes early or has more open ends than cards.
     ``rare_first``: start from a card of the rarest shape (most ends among
     those) instead of the first: often a much smaller tree when there is no
-    layout (a refutation), but another first layout when there is one."""
+    layout (a refutation), but another first layout when there is one.
+    ``bounded``: the caller found ``upper_bound`` of these cards (as counts of
+    its own shapes: the same bound) at least their number, so it is not asked
+    again here."""
     n = len(shapes)
     uniq = sorted(set(shapes))
     counts = [shapes.count(s) for s in uniq]
     # Both are proven bounds; for a hand-sized set the cheaper one is enough.
     bound = parity_bound if n <= _SMALL else upper_bound
-    if bound(tuple(uniq), tuple(counts)) < n:
+    if not bounded and bound(tuple(uniq), tuple(counts)) < n:
         return None, True, 0
     avail = counts
     cells: dict[int, int] = {}
@@ -698,7 +701,8 @@ def _quick(
     unclosable = _matcher(shapes).unclosable
     for sub in _sub_multisets(shapes, counts, size):
         multiset = tuple(sorted(s for s, k in zip(shapes, sub, strict=True) for _ in range(k)))
-        layout, proven, used = _close_search(multiset, min(_QUICK_BUDGET, max(budget - spent, 1)))
+        allowed = min(_QUICK_BUDGET, max(budget - spent, 1))
+        layout, proven, used = _close_search(multiset, allowed, bounded=True)
         spent += used
         if layout is not None:
             return (sub, layout), spent
@@ -755,7 +759,9 @@ def _refute(
             allowed = budget - spent
             if first:
                 allowed = min(allowed, _REFUTE_FIRST)
-            layout, proven, used = _close_search(multiset, allowed, rare_first=not first)
+            layout, proven, used = _close_search(
+                multiset, allowed, rare_first=not first, bounded=True
+            )
             spent += used
             if layout is not None:
                 return False, spent
