@@ -156,6 +156,8 @@ class TeratozoicGeneration(TeratozoicBoard):
         if self.log.enabled:
             self.log.emit("took", seat=self.winner, card=card, owner=self._owner_of_played(card))
         self.gains_left -= 1
+        if self.gains_left > 0:
+            return  # still more cards to choose from than gains left (one fewer of each)
         self._after_gain()
 
     def _keep(self, seat: int, card: int) -> None:
@@ -164,6 +166,8 @@ class TeratozoicGeneration(TeratozoicBoard):
         if self.log.enabled:
             self.log.emit("kept", seat=seat, card=card)
         self.gains_left -= 1
+        if self.gains_left > 0:
+            return  # still more cards to choose from than gains left (one fewer of each)
         self._after_gain()
 
     def _hand_gains(self, seat: int) -> int:

@@ -25,7 +25,7 @@ A generation (rulebook, "How To Play"):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bestiary.engine import Game, IllegalAction, Result, Rng
@@ -113,7 +113,7 @@ class TeratozoicState(TeratozoicGeneration):
         if phase == "expression":
             out = [EXPRESS]
             hand, held = self.hand[seat], self.held[seat]
-            if len(held) < len(hand) - self.min_play(seat):
+            if len(held) < len(hand) - min(self.eras[0].min_play, len(hand)):  # min_play
                 hold = acts.hold
                 out += [hold[c] for c in hand if c not in held]
         elif phase == "growth":
@@ -146,9 +146,11 @@ class TeratozoicState(TeratozoicGeneration):
             out += start[c]
         # Every open side of every placed card, and the free cards whose ends
         # meet it there (the table lists each card's fitting orientations).
-        slots_of = self.acts.slots_of
+        acts = self.acts
+        slots = acts.slots  # slots_of's cache, read directly (the hot path)
         for p in placed:
-            for (dx, dy), by_card in slots_of(p.card, p.turned):
+            sides = slots.get((p.card, p.turned)) or acts.slots_of(p.card, p.turned)
+            for (dx, dy), by_card in sides:
                 if (p.x + dx, p.y + dy) in cells:
                     continue
                 for c in free:
@@ -158,33 +160,40 @@ class TeratozoicState(TeratozoicGeneration):
         return out
 
     def apply(self, seat: int, action: Any) -> None:
-        legal = self.legal(seat)
+        cached = self._legal  # the driver has just asked ``legal`` (its cache)
+        legal = cached[1] if cached is not None and cached[0] == seat else self.legal(seat)
         if not legal:
             raise not_your_turn(seat, self.to_act(), self.over)
         require_legal(seat, action, legal)
         self._to_act = self._legal = None
-        if isinstance(action, Hold):
-            self.held[seat].append(action.card)
-            if self.log.enabled:
-                self.log.emit("held", to=[seat], seat=seat, card=action.card)
-        elif isinstance(action, Express):
-            if self.log.enabled:
-                self.log.emit("declared", seat=seat, held=len(self.held[seat]))
-            self.expr_pos += 1
-            if self.expr_pos == len(self.competing):
-                self.phase = "growth"
-        elif isinstance(action, (Start, Attach)):
-            self._place(seat, action)
-        elif isinstance(action, BuildChoice):
-            self.choice[seat] = action.kind
-            if self.log.enabled:
-                self.log.emit("built", seat=seat)  # that the seat chose, not what
-            if all(self.choice[s] is not None for s in self.competing):
-                self._growth()
-        elif isinstance(action, Take):
-            self._take(action.card)
-        elif isinstance(action, Keep):
-            self._keep(seat, action.card)
+        # One step per kind of move (``_STEPS``, after the class): a table
+        # lookup rather than a test of each kind in turn.
+        _STEPS[type(action)](self, seat, action)
+
+    def _hold(self, seat: int, action: Hold) -> None:
+        self.held[seat].append(action.card)
+        if self.log.enabled:
+            self.log.emit("held", to=[seat], seat=seat, card=action.card)
+
+    def _express(self, seat: int, action: Express) -> None:
+        if self.log.enabled:
+            self.log.emit("declared", seat=seat, held=len(self.held[seat]))
+        self.expr_pos += 1
+        if self.expr_pos == len(self.competing):
+            self.phase = "growth"
+
+    def _choose(self, seat: int, action: BuildChoice) -> None:
+        self.choice[seat] = action.kind
+        if self.log.enabled:
+            self.log.emit("built", seat=seat)  # that the seat chose, not what
+        if all(self.choice[s] is not None for s in self.competing):
+            self._growth()
+
+    def _take_step(self, seat: int, action: Take) -> None:
+        self._take(action.card)
+
+    def _keep_step(self, seat: int, action: Keep) -> None:
+        self._keep(seat, action.card)
 
     @property
     def over(self) -> bool:
@@ -318,3 +327,15 @@ class TeratozoicState(TeratozoicGeneration):
         legal = self.legal(seat)
         found = next((a for a in legal if self.action_index(a) == index), None)
         return legal_at(seat, index, found, legal)
+
+
+# What ``apply`` does for each kind of move.
+_STEPS: dict[type, Callable[[TeratozoicState, int, Any], None]] = {
+    Hold: TeratozoicState._hold,
+    Express: TeratozoicState._express,
+    Start: TeratozoicState._place,
+    Attach: TeratozoicState._place,
+    BuildChoice: TeratozoicState._choose,
+    Take: TeratozoicState._take_step,
+    Keep: TeratozoicState._keep_step,
+}
