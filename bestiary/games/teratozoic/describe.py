@@ -257,7 +257,8 @@ class _Lines:
                 winners=won,
             )
         return _("Game over. Cards in monsters: {scores}. {winners}.").format(
-            scores=scores, winners=won[:1].upper() + won[1:]  # it follows a full stop
+            scores=scores,
+            winners=won[:1].upper() + won[1:],  # it follows a full stop
         )
 
 
