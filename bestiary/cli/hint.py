@@ -35,6 +35,11 @@ def hint_lines(hint: Hint) -> list[str]:
             for a in others
         )
         lines.append(_("Also weighed: {moves}").format(moves=weighed))
+    if hint.iterations == 0:
+        # One legal move, or a decision the search leaves to the game's bot
+        # (a secret rock-paper-scissors pick): "0 searches" would read as a fault.
+        lines.append(_("(the game's own bot chose it: searching would not do better here)"))
+        return lines
     lines.append(
         _(
             "({n} searches in {seconds} s, from your view only: "

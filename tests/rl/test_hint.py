@@ -102,3 +102,29 @@ def test_bestiary_hint_advises_a_seat_of_a_recorded_game(tmp_path: Path) -> None
         assert "has no decision" in res.output
     res = runner.invoke(app, ["hint", str(rec), "--seat", "0", "--at", "100000"])
     assert res.exit_code == 2 and "--at must be between 0 and" in res.output
+
+
+def test_a_hint_at_rock_paper_scissors_says_why_it_did_not_search() -> None:
+    """Taxonomy reading 14: an attack is settled by rock-paper-scissors, chosen
+    in secret. The hint leaves it to the heuristic (``leave=rps``) and says so,
+    not "0 searches"."""
+    from bestiary.agents import AgentContext, make_agent
+    from bestiary.cli.hint import hint_lines
+
+    game = get_game("taxonomy")
+    state = game.new(2, seed=4)
+    state.quiet()
+    rng = Rng(4)
+    bots = [make_agent(game, "heuristic", seed=s) for s in range(2)]
+    while not state.over:
+        seat = state.to_act()[0]
+        if all(str(m).startswith("rps ") for m in state.legal(seat)):
+            break
+        state.apply(seat, bots[seat].act(AgentContext(state, seat, rng)))
+    assert not state.over
+    found = suggest(state, seat, iterations=16, seed=1)
+    assert found.iterations == 0 and found.action.startswith("rps ")
+    lines = hint_lines(found)
+    assert lines[0] == f"Hint: {found.action}"
+    assert "searching would not do better here" in lines[-1]
+    assert not any("0 searches" in line for line in lines)
