@@ -478,6 +478,28 @@ def test_taxonomy_table_plays_to_the_end(
     seat.close()
 
 
+def test_the_hint_button_is_for_your_own_turn(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Issue 11: "a 'hint' button on the web table: the strongest bot's suggested
+    move for your seat". While the bot thinks (a second a move here) the button
+    is disabled, where a click could only answer "not your turn"; on your turn
+    it gives a move."""
+    db = str(tmp_path_factory.mktemp("hint") / "tables.sqlite3")
+    with running("taxonomy", db, bot_delay=1.0) as url:
+        seat = Seat(url, browser, "taxonomy", ["heuristic"], {"rounds": 1}, 4, DESKTOP)
+        page = seat.page
+        page.wait_for_selector("#hint:not([hidden]):not([disabled])")
+        page.click("#hint")
+        page.wait_for_function(
+            "document.getElementById('hint-box').innerText.startsWith('Hint: ')"
+        )
+        page.locator("#board button[data-action]").first.click()
+        page.wait_for_selector("#hint[disabled]", timeout=900)  # the bot's second
+        page.wait_for_selector("#hint:not([disabled])", timeout=15000)
+        seat.close()
+
+
 # -- the rules drawer --------------------------------------------------------------------
 
 

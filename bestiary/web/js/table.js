@@ -26,6 +26,7 @@ const page = {
   freshLog: true, // the next update after (re)connecting carries the whole log
   replay: null, // {frames, step, seat} while the replay viewer is open
   wasMyTurn: false, // for the "your turn" tone: it sounds when the turn arrives
+  hinting: false, // a hint is being asked for (its button stays disabled)
 };
 
 function showError(message) {
@@ -84,6 +85,8 @@ function renderSeats() {
   const people = tb.seats.filter((s) => s.kind === "human").length;
   $("hint").hidden = !(page.mine && tb.status === "playing" && people === 1);
   if (page.state && !page.state.yourTurn) $("hint-box").hidden = true;
+  // A hint answers for your own decision: between your turns it could only say so.
+  if (!page.hinting) $("hint").disabled = !myDecision();
   $("title").textContent = `${tb.title} · ${tb.variant} · ${statusText(tb)}`;
   // The tab says so when it is your turn: a player in another tab sees it.
   const mineToPlay = page.state && page.state.yourTurn && !page.state.over && !page.replay;
@@ -117,6 +120,10 @@ async function copySeatLink() {
 
 // The strongest bot's move for your seat, searched from your view only (about
 // a second, in a worker on the server).
+function myDecision() {
+  return Boolean(page.state && page.state.yourTurn && !page.state.over && !page.replay);
+}
+
 async function askHint() {
   if (!page.mine) return;
   const box = $("hint-box");
@@ -124,6 +131,7 @@ async function askHint() {
   box.hidden = false;
   box.textContent = t("Thinking for a second…");
   button.disabled = true;
+  page.hinting = true;
   try {
     const r = await postJSON(`/api/tables/${tableId}/hint`, { token: page.mine.token });
     const others = (r.alternatives || []).filter((a) => a.action !== r.action);
@@ -136,7 +144,8 @@ async function askHint() {
   } catch (e) {
     box.textContent = t("No hint now: {reason}", { reason: e.message });
   } finally {
-    button.disabled = false;
+    page.hinting = false;
+    button.disabled = !myDecision();
   }
 }
 
