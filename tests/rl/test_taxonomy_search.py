@@ -123,3 +123,32 @@ def test_the_search_reports_the_guides_move() -> None:
     assert isinstance(plain, ISMCTSAgent)
     plain.act(AgentContext(state, seat, Rng(0)))
     assert plain.last_guide is None
+
+
+def test_the_estimate_is_ready_at_a_rounds_end_not_in_its_middle() -> None:
+    """``value_ready`` (the search's ``ready=auto``): a round goes to "the first
+    seat whose eight cards form a pattern" (RULES.md reading 2), so at the next
+    round's first turn the round's points are known and the estimate is worth
+    asking; in the middle of a round it is not, and at the end it always is."""
+    value_ready = tax_value.value_ready
+    game = get_game("taxonomy")
+    state = game.new(2, seed=1)
+    state.quiet()
+    rng = Rng(1)
+    seen = {"start of a round": 0, "middle": 0}
+    last_round = state.round
+    while not state.over:
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+        if state.over:
+            break
+        if state.round != last_round:
+            assert value_ready(state)
+            seen["start of a round"] += 1
+            last_round = state.round
+        elif state.turns > 2:
+            assert not value_ready(state)
+            seen["middle"] += 1
+    assert value_ready(state)
+    assert seen["start of a round"] >= 1 and seen["middle"] > 10

@@ -82,6 +82,14 @@ def value_estimate(state: Any) -> list[float]:
     return softmax_chances(strength, scale)
 
 
+def value_ready(state: Any) -> bool:
+    """Is the estimate worth asking here (the search's ``ready=auto``)? At the
+    end of the game or of a round (the next round's first turn): the round's
+    winner and points are then known, where mid-round the estimate can only
+    guess them from readiness. Off by default (``ready=none``)."""
+    return bool(state.over or state.turns <= 1)
+
+
 def value_stage(state: Any) -> int:
     """Rounds still to play after this one (the stage the estimate's scale
     depends on; ``bestiary.agents.fit_value`` fits a scale per stage)."""
