@@ -140,6 +140,8 @@ async function askHint() {
       const weighed = others.map((a) => t("{move} ({n} searches, won {rate})", { move: a.action, n: a.visits, rate: `${Math.round(a.win_rate * 100)}%` }));
       lines.push(t("Also weighed: {moves}", { moves: weighed.join("; ") }));
     }
+    // One legal move, or a secret pick left to the game's bot: no search ran.
+    if (r.iterations === 0) lines.push(t("(the game's own bot chose it: searching would not do better here)"));
     box.replaceChildren(...lines.map((l) => h("span", { class: "hint-line" }, l)));
   } catch (e) {
     box.textContent = t("No hint now: {reason}", { reason: e.message });
