@@ -482,20 +482,18 @@ def test_the_hint_button_is_for_your_own_turn(
     browser: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """Issue 11: "a 'hint' button on the web table: the strongest bot's suggested
-    move for your seat". While the bot thinks (a second a move here) the button
+    move for your seat". While the bot thinks (two seconds a move here) the button
     is disabled, where a click could only answer "not your turn"; on your turn
     it gives a move."""
     db = str(tmp_path_factory.mktemp("hint") / "tables.sqlite3")
-    with running("taxonomy", db, bot_delay=1.0) as url:
+    with running("taxonomy", db, bot_delay=2.0) as url:
         seat = Seat(url, browser, "taxonomy", ["heuristic"], {"rounds": 1}, 4, DESKTOP)
         page = seat.page
         page.wait_for_selector("#hint:not([hidden]):not([disabled])")
         page.click("#hint")
-        page.wait_for_function(
-            "document.getElementById('hint-box').innerText.startsWith('Hint: ')"
-        )
+        page.wait_for_function("document.getElementById('hint-box').innerText.startsWith('Hint: ')")
         page.locator("#board button[data-action]").first.click()
-        page.wait_for_selector("#hint[disabled]", timeout=900)  # the bot's second
+        page.wait_for_selector("#hint[disabled]", timeout=1800)  # the bot waits 2 s
         page.wait_for_selector("#hint:not([disabled])", timeout=15000)
         seat.close()
 
