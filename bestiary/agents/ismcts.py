@@ -275,7 +275,7 @@ class ISMCTSAgent:
         """``root=paired``: every candidate move played out on the same samples
         (:mod:`bestiary.agents.paired`); ``iterations`` counts playouts."""
         start = time.perf_counter()
-        ready = game_value.ready if game_value is not None and self.ready == "auto" else None
+        ready = self._ready(game_value)
         samples = iter([first])
         self.last_estimated = 0
         self._kept = None  # nothing of a tree to reuse
@@ -395,6 +395,10 @@ class ISMCTSAgent:
         depth = self.depth if self.depth is not None else game_value.depth or DEFAULT_DEPTH
         return game_value, min(depth, self.rollout_limit)
 
+    def _ready(self, game_value: GameValue | None) -> Any:
+        """The game's ``value_ready`` when ``ready=auto`` asks for it, else None."""
+        return game_value.ready if game_value is not None and self.ready == "auto" else None
+
     def _guide(self, sample: State, ctx: AgentContext) -> str | None:
         """The heuristic's move for the real position (through the seat's own
         context, so it knows only what the seat knows), or None."""
@@ -498,7 +502,7 @@ class ISMCTSAgent:
             node = child
         # Playout: to the end, or ``horizon`` decisions and then the game's estimate
         # (past the horizon while the game says its estimate is not ready yet).
-        ready = game_value.ready if game_value is not None and self.ready == "auto" else None
+        ready = self._ready(game_value)
         limit = self.rollout_limit if horizon is None else horizon
         rewards, estimated = play_out(state, policy, game_value, limit, self.rollout_limit, ready)
         self.last_estimated += estimated

@@ -113,7 +113,7 @@ class TeratozoicState(TeratozoicGeneration):
         if phase == "expression":
             out = [EXPRESS]
             hand, held = self.hand[seat], self.held[seat]
-            if len(held) < len(hand) - min(self.eras[0].min_play, len(hand)):  # min_play
+            if len(held) < len(hand) - self.min_play(seat):
                 hold = acts.hold
                 out += [hold[c] for c in hand if c not in held]
         elif phase == "growth":
