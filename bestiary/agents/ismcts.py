@@ -28,6 +28,9 @@ What makes it stronger than the textbook version, all game-independent:
 - **Cheaper playouts** (``playout=samples=1;lookahead=0``): options for the
   heuristic inside playouts (not for the guide), each passed only to a bot
   that takes it, so one spec serves every game.
+- **A tuned guide** (``guide=greed=0``): options for the heuristic that
+  chooses the guide's move (the prior, and the move a paired root keeps),
+  passed the same way; the default is the plain heuristic.
 - **Significance** (``confidence=1``): the search overrules the guide only
   when its move's win rate beats the guide's by that many standard errors;
   otherwise one lucky playout, with UCB piling visits onto it, could.
@@ -81,6 +84,7 @@ from .rollout import (
     BotRollout,
     RandomRollout,
     RolloutPolicy,
+    accepted_options,
     bot_factory,
     parse_options,
     play_out,
@@ -137,6 +141,7 @@ class ISMCTSAgent:
         epsilon: float | str = 0.0,
         simultaneous: str = "serial",
         playout: str = "",
+        guide: str = "",
         confidence: float | str = 1.0,
         depth: int | str = "auto",
         value: str = "auto",
@@ -159,6 +164,7 @@ class ISMCTSAgent:
         self.widen = float(widen)
         self.epsilon = float(epsilon)
         self.playout = parse_options(str(playout))
+        self.guide_options = parse_options(str(guide), "guide")
         self.confidence = float(confidence)
         self.simultaneous = str(simultaneous).strip().casefold()
         self.reuse = option_flag("reuse", reuse)
@@ -407,7 +413,8 @@ class ISMCTSAgent:
         factory = bot_factory(sample, "heuristic")
         if factory is None:
             return None
-        return str(factory(seed=self.rng.randrange(1 << 30)).act(ctx))
+        options = accepted_options(factory, self.guide_options)
+        return str(factory(seed=self.rng.randrange(1 << 30), **options).act(ctx))
 
     def _best(self, root: _Node, legal: list[Action], guide: str | None) -> Action:
         """The most visited legal move (ties: the first tried), the guide's move

@@ -119,13 +119,14 @@ def accepted_options(factory: Any, options: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in options.items() if k in params and k != "seed"}
 
 
-def parse_options(text: str) -> dict[str, str]:
+def parse_options(text: str, what: str = "playout") -> dict[str, str]:
     """``"samples=1;lookahead=0"`` -> ``{"samples": "1", "lookahead": "0"}`` (``;``
-    separates them because ``,`` already separates the search's own options)."""
+    separates them because ``,`` already separates the search's own options).
+    ``what`` names the search option in the error (``playout``, ``guide``)."""
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
         if "=" not in part:
-            raise ValueError(f"playout option {part!r} must be written name=value")
+            raise ValueError(f"{what} option {part!r} must be written name=value")
         k, v = part.split("=", 1)
         out[k.strip()] = v.strip()
     return out

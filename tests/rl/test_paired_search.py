@@ -196,3 +196,38 @@ def test_a_decision_left_to_the_guide_is_not_searched() -> None:
                 assert bot.last_iterations > 0
         state.apply(seat, heuristic[seat].act(AgentContext(state, seat, rng)))
     assert seen == {"rps", "other"}
+
+
+def test_guide_options_reach_the_guide_and_only_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``guide=greed=0``: the guide's heuristic is built with the options (the
+    ones it takes; the rest are dropped, as for ``playout=``), the playouts'
+    bots without them."""
+    import bestiary.agents.ismcts as ismcts_module
+
+    built: list[dict[str, Any]] = []
+    real = ismcts_module.bot_factory
+
+    def recording(state: Any, name: str) -> Any:
+        factory = real(state, name)
+
+        def make(seed: int = 0, greed: float | str = 0.3, lite: bool | str = False) -> Any:
+            built.append({"greed": greed, "lite": lite})
+            return factory(seed=seed, greed=greed, lite=lite)
+
+        return make
+
+    monkeypatch.setattr(ismcts_module, "bot_factory", recording)
+    state = _decision("taxonomy", 6)
+    seat = state.to_act()[0]  # type: ignore[attr-defined]
+    spec = "ismcts:iterations=4,rollout=heuristic,root=paired,guide=greed=0;nonsense=1"
+    bot = make_agent(get_game("taxonomy"), spec, seed=3)
+    bot.act(AgentContext(state, seat, Rng(1)))  # type: ignore[arg-type]
+    assert isinstance(bot, ISMCTSAgent)
+    guides = [b for b in built if b["greed"] == "0"]
+    assert len(guides) == 1 and len(built) == 1 + 2  # the guide, then a bot per seat
+    assert all(b["greed"] == 0.3 for b in built if b is not guides[0])
+
+
+def test_a_malformed_guide_option_is_named() -> None:
+    with pytest.raises(BadAgentSpec, match="guide option 'greed' must be written name=value"):
+        make_agent(get_game("taxonomy"), "ismcts:guide=greed")
