@@ -2,6 +2,31 @@
 odds (exact dice probabilities), and plays the road back to land exactly.
 
 It sees only its seat's view and legal moves (through the agent context).
+
+Tuning options (agent spec ``heuristic:name=value,...``), each defaulting to
+the plain bot's play, which stays the yardstick:
+
+- ``fight_odds`` (0.6): start a battle when the best party wins this often;
+  ``enough`` (0.85): stop adding cards to a battle at these odds;
+  ``detour_odds`` (0.75): detour around a monster beaten less often than this;
+  ``sure_win`` (0.95): fight a big monster (18+) only at these odds;
+  ``shed_odds`` (0.3): with a card to discard anyway, fight at these odds.
+- ``block_margin`` (0.25) and ``block_lead`` (0.6): place a monster before the
+  leader when its progress (0 to 1: out, then back) is this far ahead of ours,
+  or ahead of ours at all once it is this far along. ``block_margin=0`` blocks
+  any leader ahead of us (a negative margin also one a little behind).
+- ``road`` (``common``): how the road back is walked. ``common`` plays the
+  longest corridor after which the hand lands the rest or the rest is a common
+  length (10p-40p) or 50p+, else waits. ``plan`` plays the corridor after
+  which the hand plus one draw, or two (worth half), most likely lands the
+  rest, by the deck's make-up; ``count`` the same with the odds of the
+  corridors out of sight (the deck less the hand and every corridor on the
+  table). Both wait instead when the best corridor leaves the landing less
+  likely than ``keep`` (0.7) times the chance of landing without playing.
+
+The strongest measured in seat-rotated games against the plain bot:
+``heuristic:road=plan,block_margin=0`` (the options' tests:
+``tests/games/monster_maker/test_bot_options.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +53,35 @@ BIG_MONSTER = 18  # a monster this strong costs many characters: detour unless .
 SURE_WIN = 0.95  # ... the odds are this good (then the fight is worth its cards)
 
 
+BLOCK_MARGIN = 0.25  # block a leader this far ahead of us (progress 0..1) ...
+BLOCK_LEAD = 0.6  # ... or any leader ahead of us once this far along
+SHED_ODDS = 0.3  # must discard anyway: a battle this likely to win costs no more
+
+# How the road back is walked: ``common`` (play the longest corridor whose
+# remainder the hand lands or is a common length), ``plan`` (the corridor whose
+# remainder the hand plus one or two draws most likely lands).
+# ``count``: ``plan`` with the draw odds of the corridors not in sight (the
+# deck's make-up less the hand and every corridor on the table).
+ROADS = ("common", "plan", "count")
+KEEP = 0.7  # plan: play a corridor unless it leaves a landing this much less likely
+TWO_DRAWS = 0.5  # plan: a landing that needs two draws is worth this much of one
+
+
+def _number_option(name: str, value: str | float, low: float, high: float) -> float:
+    """A number option of the agent spec, between ``low`` and ``high``."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
+    if not low <= x <= high:  # also refuses nan
+        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
+    return x
+
+
+def _odds_option(name: str, value: str | float) -> float:
+    return _number_option(name, value, 0.0, 1.0)
+
+
 def _reachable(values: list[int], target: int) -> bool:
     sums = {0}
     for v in values:
@@ -43,7 +97,8 @@ class HeuristicAgent:
     only the entries of the seat's view it uses (``view.PARTIAL_FIELDS``, built
     without the rest: ``State.partial_view``). Together
     (``ismcts:playout=odds_cache=1;lite=1``) a search iteration takes about a third
-    of the time."""
+    of the time. The tuning options (battle odds, blocking, the road back) are
+    described in the module docstring; their defaults play as the plain bot."""
 
     def __init__(
         self,
@@ -51,13 +106,32 @@ class HeuristicAgent:
         fight_odds: str | float = FIGHT_ODDS,
         odds_cache: bool | str = False,
         lite: bool | str = False,
+        detour_odds: str | float = DETOUR_ODDS,
+        enough: str | float = ENOUGH,
+        block_margin: str | float = BLOCK_MARGIN,
+        block_lead: str | float = BLOCK_LEAD,
+        shed_odds: str | float = SHED_ODDS,
+        sure_win: str | float = SURE_WIN,
+        road: str = "common",
+        keep: str | float = KEEP,
     ) -> None:
         self.rng = Rng(seed)
-        self.fight_odds = float(fight_odds)
+        self.fight_odds = _odds_option("fight_odds", fight_odds)
+        self.detour_odds = _odds_option("detour_odds", detour_odds)
+        self.enough = _odds_option("enough", enough)
+        self.block_margin = _number_option("block_margin", block_margin, -1.0, 1.0)
+        self.block_lead = _number_option("block_lead", block_lead, 0.0, 1.0)
+        self.shed_odds = _odds_option("shed_odds", shed_odds)
+        self.sure_win = _odds_option("sure_win", sure_win)
+        if road not in ROADS:
+            raise ValueError(f"road must be one of {', '.join(ROADS)}, not {road!r}")
+        self.road = road
+        self.keep = _number_option("keep", keep, 0.0, 10.0)
         self.odds_cache = option_flag("odds_cache", odds_cache)
         self.lite = option_flag("lite", lite)
         self._odds: dict[tuple[tuple[Member, ...], int, int], float] = {}
         self._means: dict[int, float] = {}
+        self._draws: list[tuple[int, float]] | None = None
         # The card set and strengths of the match, loaded once per match (per
         # rules object), not at every decision.
         self._rules: MonsterMakerRules | None = None
@@ -67,7 +141,7 @@ class HeuristicAgent:
     def _cards(self, rules: MonsterMakerRules) -> tuple[CardSet, tuple[Strength | None, ...]]:
         if self._cs is None or rules is not self._rules:
             self._rules = rules
-            self._odds, self._means = {}, {}
+            self._odds, self._means, self._draws = {}, {}, None
             self._cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
             self._strength = battle.strengths(self._cs, rules)
         return self._cs, self._strength
@@ -117,6 +191,7 @@ class _Turn:
         self.me = view["players"][seat]
         self.hand = [cs.by_name[n.casefold()].index for n in view["hand"]]
         self.tindex = {t.name: t.index for t in cs.treasures}
+        self._draws_now: list[tuple[int, float]] | None = None
 
     def mean(self, c: int) -> float:
         means = self.agent._means if self.agent.odds_cache else None
@@ -283,7 +358,7 @@ class _Turn:
         if "wield" in by:  # weapons are not used up: always worth it
             return by["wield"][0]
         now = self._odds(party) if party else -1.0
-        if now >= ENOUGH and "roll" in by:
+        if now >= self.agent.enough and "roll" in by:
             return by["roll"][0]
         best, best_p = by["roll"][0] if "roll" in by else by["fight"][0], now
         for kind in ("cast", "fight"):
@@ -317,6 +392,87 @@ class _Turn:
         cards = self.cs.cards
         return next((m for m in self.by.get("corridor", []) if cards[m.a].value == left), None)
 
+    def _draw_odds(self) -> list[tuple[int, float]]:
+        """Each corridor length and the chance that one draw is that corridor
+        (the deck's make-up, as printed on the card list: no counting)."""
+        if self.agent.road == "count":
+            if self._draws_now is None:
+                self._draws_now = self._unseen_odds()
+            return self._draws_now
+        odds = self.agent._draws
+        if odds is None:
+            deck = sum(c.count for c in self.cs.cards)
+            per: dict[int, int] = {}
+            for c in self.cs.cards:
+                if c.kind == "corridor":
+                    per[c.value] = per.get(c.value, 0) + c.count
+            odds = [(v, n / max(deck, 1)) for v, n in sorted(per.items())]
+            self.agent._draws = odds
+        return odds
+
+    def _unseen_odds(self) -> list[tuple[int, float]]:
+        """The draw odds of each corridor length among the cards out of sight:
+        the deck less the hand and the corridors every player has laid."""
+        cards = self.cs.cards
+        deck = sum(c.count for c in cards) - len(self.hand)
+        per: dict[int, int] = {}
+        for ct in cards:
+            if ct.kind == "corridor":
+                per[ct.value] = per.get(ct.value, 0) + ct.count
+        for c in self.hand:
+            if cards[c].kind == "corridor":
+                per[cards[c].value] -= 1
+        for p in self.view["players"]:
+            for v in p["corridors_out"] + p["corridors_back"]:
+                if v in per:
+                    per[v] -= 1
+                deck -= 1
+        return [(v, max(n, 0) / max(deck, 1)) for v, n in sorted(per.items())]
+
+    def _landing(self, left: int, hand: list[int]) -> float:
+        """How likely the road back lands: 2 when the hand alone lands it, else
+        the chance one draw does plus half the chance two draws do (no draws in
+        the endgame)."""
+        sums = {0}
+        for v in hand:
+            sums |= {s + v for s in sums if s + v <= left}
+        if left in sums:
+            return 2.0
+        if self.view["endgame"]:
+            return 0.0
+        draws = self._draw_odds()
+        one = two = 0.0
+        for v, p in draws:
+            r = left - v
+            if r < 0:
+                break
+            if r in sums:
+                one += p
+            for w, q in draws:
+                if r - w < 0:
+                    break
+                if r - w in sums:
+                    two += p * q
+        return one + TWO_DRAWS * two
+
+    def planned_corridor(self, moves: list[Move], left: int, corridors: list[int]) -> Move | None:
+        """``road=plan``: the corridor after which the road back most likely
+        lands (the longest of equals), unless waiting keeps it much likelier."""
+        cards = self.cs.cards
+        best, best_key = None, (-1.0, 0)
+        for m in moves:
+            v = cards[m.a].value
+            rest = list(corridors)
+            rest.remove(v)
+            key = (self._landing(left - v, rest), v)
+            if key > best_key:
+                best, best_key = m, key
+        if best is None:
+            return None
+        if best_key[0] >= 2.0 or best_key[0] >= self.agent.keep * self._landing(left, corridors):
+            return best
+        return None
+
     def corridor_choice(self, moves: list[Move]) -> Move | None:
         cards = self.cs.cards
         me = self.me
@@ -331,6 +487,8 @@ class _Turn:
         exact = [m for m in moves if cards[m.a].value == left]
         if exact:
             return exact[0]
+        if self.agent.road != "common":
+            return self.planned_corridor(moves, left, corridors)
         good: list[Move] = []
         for m in moves:
             v = cards[m.a].value
@@ -355,8 +513,8 @@ class _Turn:
             odds = self.best_odds()
             # A big monster costs many characters, so go around it — unless
             # the fight is all but won (then the detour's lost corridor costs more).
-            big = self._need() >= BIG_MONSTER and odds < SURE_WIN
-            if "detour" in by and (odds < DETOUR_ODDS or big):
+            big = self._need() >= BIG_MONSTER and odds < self.agent.sure_win
+            if "detour" in by and (odds < self.agent.detour_odds or big):
                 return by["detour"][0]
             if "fight" in by and odds >= self.agent.fight_odds:
                 return self.battle()
@@ -372,14 +530,17 @@ class _Turn:
             assert lead is not None
             lp = self.progress(self.view["players"][lead])
             mine = self.progress(me)
-            if corridor is None or (lp > mine and lp >= 0.6) or lp >= mine + 0.25:
+            ag = self.agent
+            ahead = (lp > mine and lp >= ag.block_lead) or lp >= mine + ag.block_margin
+            if corridor is None or ahead:
                 ms = [m for m in by["monster"] if m.b == lead]
                 return max(ms, key=lambda m: cards[m.a].value)
         if corridor is not None:
             return corridor
         # Must give up a card anyway: a long-shot battle costs no more.
         must_shed = len(self.hand) > self.rules.hand_limit
-        if me["monster"] is not None and "fight" in by and must_shed and self.best_odds() >= 0.3:
+        shed = self.agent.shed_odds
+        if me["monster"] is not None and "fight" in by and must_shed and self.best_odds() >= shed:
             return self.battle()
         if "discard" in by:
             return self.cheapest(by["discard"])
