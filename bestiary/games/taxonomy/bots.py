@@ -19,6 +19,23 @@ broken at random, so that no seat is everyone's target). It adds a drawn
 card to a laid set up to five cards; past five only the set of 8 remains
 (RULES.md, reading 25), so only when 8 of that key are still within reach.
 
+Options (``heuristic:greed=0,plan=reach,defend=60``; each default
+plays exactly the plain bot's moves):
+
+- ``greed`` (0.3): weight of a set's points in the plan score; 0 plays for
+  speed alone (a round is a race: a winner scores ~3.7 points).
+- ``plan`` (``count``): ``count`` plans the two keys with the best score
+  ``n*n + 0.3*min(unseen, 8)`` (plus ``greed`` times the set's points);
+  ``reach`` takes the six best of those and plans the pair whose cheapest
+  winning shape (4+4, 5+3, 3+5, or 8 of one) needs the fewest expected draws,
+  each missing card of a key costing ``cards unseen / unseen of the key`` (a
+  key with no cards left to complete the shape cannot be planned for it).
+- ``defend`` (0): adds ``defend`` times the chance that some opponent can
+  claim a card to the cost of discarding it: the chance it holds three of one
+  of the card's keys (hypergeometric over the cards this seat has not seen)
+  and has room on its table; a loyal card, or one of a group every opponent
+  is banned from, cannot be claimed.
+
 ``lite=1`` (a playout option: ``ismcts:playout=lite=1``) makes the same moves
 faster: it asks for only the entries of its view that it reads (hand, tables,
 discards, set-aside cards, bans, scores, the claim, the deck's key sizes:
@@ -28,6 +45,8 @@ discards, set-aside cards, bans, scores, the claim, the deck's key sizes:
 
 from __future__ import annotations
 
+import functools
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -98,11 +117,43 @@ def _points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float
     return 0.0
 
 
+PLAN_MODES = ("count", "reach")
+REACH_KEYS = 6  # keys (best by the count score) a reach plan pairs up
+HAND_SIZE = 8
+
+
+def _number(name: str, value: float | str, low: float, high: float) -> float:
+    """A numeric option of the spec, within [low, high]; else a ValueError naming it."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
+    if not low <= number <= high or math.isnan(number):
+        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
+    return number
+
+
+def _choice(name: str, value: str, allowed: Sequence[str]) -> str:
+    mode = str(value).strip().casefold()
+    if mode not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return mode
+
+
 class HeuristicAgent:
-    def __init__(self, seed: int = 0, greed: float | str = 0.3, lite: bool | str = False) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        greed: float | str = 0.3,
+        lite: bool | str = False,
+        plan: str = "count",
+        defend: float | str = 0.0,
+    ) -> None:
         self.rng = Rng(seed)
-        self.greed = float(greed)
+        self.greed = _number("greed", greed, -1e6, 1e6)
         self.lite = option_flag("lite", lite)
+        self.plan_mode = _choice("plan", plan, PLAN_MODES)
+        self.defend = _number("defend", defend, 0.0, 1000.0)
         # Per decision: _have, _unseen and _plan of the view in hand (pure
         # functions of it, asked several times per decision).
         self._memo: dict[str, Any] = {}
@@ -196,6 +247,7 @@ class HeuristicAgent:
         plan = self._plan(view)
         have = self._have(view)
         keep = {id(c): self._keep_value(c, plan, have) for c in hand}
+
         mean_loss = sum(keep.values()) / max(len(keep), 1)
         best_name, best_cost = None, float("inf")
         for card in hand:
@@ -203,6 +255,8 @@ class HeuristicAgent:
             if name not in discards:
                 continue
             cost = keep[id(card)] + self._nature_cost(card, hand, keep, mean_loss)
+            if self.defend:
+                cost += self.defend * self._feed_risk(view, card)
             cost += self.rng.random() * 1e-3  # break ties without bias
             if cost < best_cost:
                 best_name, best_cost = name, cost
@@ -307,7 +361,114 @@ class HeuristicAgent:
                 value += 100.0  # a laid set is fixed: it is always part of the plan
             scored.append((value, k))
         scored.sort(reverse=True)
+        if self.plan_mode != "count" and len(scored) > 1:
+            return self._reach_plan(view, [k for _, k in scored[:REACH_KEYS]], table_keys)
         return [k for _, k in scored[:2]]
+
+    def _reach_plan(
+        self, view: Mapping[str, Any], keys: Sequence[str], table_keys: set[str]
+    ) -> list[str]:
+        """The pair of ``keys`` (best first by the count score) whose cheapest
+        winning shape (4+4, 5+3, 3+5, or 8 of the first) needs the fewest
+        expected draws: each missing card of a key costs ``pool / unseen`` (cards
+        not seen over those of the key among them)."""
+        have, unseen = self._have(view), self._unseen(view)
+        pool: int = self._remembered("pool", view, self._count_pool)
+
+        def cost(k: str, target: int) -> float:
+            need = target - have[k]
+            if need <= 0:
+                return 0.0
+            u = unseen[k]
+            return need * pool / u if u >= need else math.inf
+
+        # Per key, the expected draws to reach 3, 4, 5 and 8 of it.
+        costs = {k: (cost(k, 3), cost(k, 4), cost(k, 5), cost(k, 8)) for k in keys}
+        inf = math.inf
+        best: tuple[float, int, list[str]] | None = None
+        rank = 0
+        for i, a in enumerate(keys):
+            a3, a4, a5, a8 = costs[a]
+            for b in keys[i + 1 :]:
+                rank += 1
+                if table_keys and not (table_keys <= {a, b}):
+                    continue
+                b3, b4, b5, b8 = costs[b]
+                c = min(
+                    a4 + b4,
+                    a5 + b3,
+                    a3 + b5,
+                    a8 if b not in table_keys else inf,
+                    b8 if a not in table_keys else inf,
+                )
+                if best is None or (c, rank) < best[:2]:
+                    best = (c, rank, [a, b])
+        if best is None or best[0] == math.inf:
+            return list(keys[:2])
+        return best[2]
+
+    def _feed_risk(self, view: Mapping[str, Any], card: Mapping[str, Any]) -> float:
+        """The chance that some opponent may claim ``card`` if I discard it: holds
+        three of one of its keys (hypergeometric over the cards I have not seen)
+        and has room on its table. A loyal card, or one of a group every
+        opponent is banned from, cannot be claimed."""
+        if "loyal" in (card.get("natures") or []):
+            return 0.0
+        risks: dict[str, float] = self._remembered("risk", view, lambda v: {})
+        worst = 0.0
+        for k in card["keys"]:
+            r = risks.get(k)
+            if r is None:
+                r = risks[k] = self._key_risk(view, k)
+            if r > worst:
+                worst = r
+        if worst:
+            banned: set[str] | None = self._remembered("banned", view, self._banned_by_all)
+            if banned and _group(card) in banned:
+                return 0.0
+        return worst
+
+    @staticmethod
+    def _banned_by_all(view: Mapping[str, Any]) -> set[str] | None:
+        """The groups every opponent is banned from (None: no opponent)."""
+        bans = view.get("bans") or []
+        seat = view.get("seat") or 0
+        opponents = [set(bans[q]) for q in range(len(bans)) if q != seat]
+        return set.intersection(*opponents) if opponents else None
+
+    def _key_risk(self, view: Mapping[str, Any], key: str) -> float:
+        u = self._unseen(view)[key]
+        if u < 3:
+            return 0.0
+        pool: int = self._remembered("pool", view, self._count_pool)
+        hands: list[int] = self._remembered("hands", view, self._open_hands)
+        safe = 1.0
+        for h in hands:
+            safe *= 1.0 - _at_least_three(pool, u, min(h, pool))
+        return 1.0 - safe
+
+    @staticmethod
+    def _open_hands(view: Mapping[str, Any]) -> list[int]:
+        """The hand size of each opponent with room on its table to lay a claimed set."""
+        seat = view.get("seat") or 0
+        hands = []
+        for q, t in enumerate(view.get("tables") or []):
+            laid = sum(len(s["cards"]) for s in t)
+            if q != seat and laid + 4 <= HAND_SIZE:
+                hands.append(HAND_SIZE - laid)
+        return hands
+
+    @staticmethod
+    def _count_pool(view: Mapping[str, Any]) -> int:
+        """Cards I have not seen (the stock and the other hands)."""
+        sizes: Mapping[str, int] = view.get("key_sizes") or {}
+        deck = sum(sizes.values()) - sizes.get("Cheerful", 0)
+        seen = len(view.get("hand") or []) + len(view.get("discards") or [])
+        for t in view.get("tables") or []:
+            seen += sum(len(s["cards"]) for s in t)
+        for pile in view.get("set_aside") or []:
+            seen += len(pile)
+        return max(deck - seen, 1)
 
     def _keep_value(
         self, card: Mapping[str, Any], plan: Sequence[str], have: Counter[str]
@@ -343,3 +504,14 @@ class HeuristicAgent:
         if "aggressive" in natures:
             cost -= 0.5
         return cost
+
+
+@functools.lru_cache(maxsize=65536)
+def _at_least_three(pool: int, good: int, drawn: int) -> float:
+    """P(X >= 3), X hypergeometric: ``drawn`` cards from ``pool`` holding ``good``."""
+    good = min(good, pool)
+    if drawn < 3 or good < 3:
+        return 0.0
+    total = math.comb(pool, drawn)
+    below = sum(math.comb(good, x) * math.comb(pool - good, drawn - x) for x in range(3))
+    return max(0.0, 1.0 - below / total)
