@@ -6,6 +6,7 @@ registry (``base``) imports the agents — never the other way round.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -63,3 +64,27 @@ def option_flag(name: str, value: bool | str) -> bool:
     if flag not in _FLAGS:
         raise ValueError(f"{name} must be one of {', '.join(_FLAGS)}, not {value!r}")
     return _FLAGS[flag]
+
+
+def option_number(
+    name: str, value: float | str, low: float = -math.inf, high: float = math.inf
+) -> float:
+    """A number option of an agent spec (``defend=60``), finite and within
+    ``[low, high]``; anything else is a ValueError saying what is allowed."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, not {value!r}") from None
+    if not (low <= number <= high and math.isfinite(number)):
+        if math.isinf(high):
+            raise ValueError(f"{name} must be a finite number >= {low:g}, not {value!r}")
+        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
+    return number
+
+
+def option_choice(name: str, value: str, allowed: Sequence[str]) -> str:
+    """A named choice of an agent spec (``plan=reach``), case-insensitive."""
+    choice = str(value).strip().casefold()
+    if choice not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return choice

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bestiary.agents.context import AgentContext, option_flag
+from bestiary.agents.context import AgentContext, option_choice, option_flag, option_number
 from bestiary.engine import Rng
 
 from . import battle
@@ -67,19 +67,8 @@ KEEP = 0.7  # plan: play a corridor unless it leaves a landing this much less li
 TWO_DRAWS = 0.5  # plan: a landing that needs two draws is worth this much of one
 
 
-def _number_option(name: str, value: str | float, low: float, high: float) -> float:
-    """A number option of the agent spec, between ``low`` and ``high``."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, not {value!r}") from None
-    if not low <= x <= high:  # also refuses nan
-        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
-    return x
-
-
 def _odds_option(name: str, value: str | float) -> float:
-    return _number_option(name, value, 0.0, 1.0)
+    return option_number(name, value, 0.0, 1.0)
 
 
 def _reachable(values: list[int], target: int) -> bool:
@@ -119,14 +108,12 @@ class HeuristicAgent:
         self.fight_odds = _odds_option("fight_odds", fight_odds)
         self.detour_odds = _odds_option("detour_odds", detour_odds)
         self.enough = _odds_option("enough", enough)
-        self.block_margin = _number_option("block_margin", block_margin, -1.0, 1.0)
-        self.block_lead = _number_option("block_lead", block_lead, 0.0, 1.0)
+        self.block_margin = option_number("block_margin", block_margin, -1.0, 1.0)
+        self.block_lead = option_number("block_lead", block_lead, 0.0, 1.0)
         self.shed_odds = _odds_option("shed_odds", shed_odds)
         self.sure_win = _odds_option("sure_win", sure_win)
-        if road not in ROADS:
-            raise ValueError(f"road must be one of {', '.join(ROADS)}, not {road!r}")
-        self.road = road
-        self.keep = _number_option("keep", keep, 0.0, 10.0)
+        self.road = option_choice("road", road, ROADS)
+        self.keep = option_number("keep", keep, 0.0, 10.0)
         self.odds_cache = option_flag("odds_cache", odds_cache)
         self.lite = option_flag("lite", lite)
         self._odds: dict[tuple[tuple[Member, ...], int, int], float] = {}

@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...agents.context import AgentContext, option_flag
+from ...agents.context import AgentContext, option_choice, option_flag, option_number
 from ...engine.protocol import Action
 from ...engine.rng import Rng
 from .view import PARTIAL_FIELDS
@@ -122,24 +122,6 @@ REACH_KEYS = 6  # keys (best by the count score) a reach plan pairs up
 HAND_SIZE = 8
 
 
-def _number(name: str, value: float | str, low: float, high: float) -> float:
-    """A numeric option of the spec, within [low, high]; else a ValueError naming it."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, not {value!r}") from None
-    if not low <= number <= high or math.isnan(number):
-        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
-    return number
-
-
-def _choice(name: str, value: str, allowed: Sequence[str]) -> str:
-    mode = str(value).strip().casefold()
-    if mode not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-    return mode
-
-
 class HeuristicAgent:
     def __init__(
         self,
@@ -150,10 +132,10 @@ class HeuristicAgent:
         defend: float | str = 0.0,
     ) -> None:
         self.rng = Rng(seed)
-        self.greed = _number("greed", greed, -1e6, 1e6)
+        self.greed = option_number("greed", greed)
         self.lite = option_flag("lite", lite)
-        self.plan_mode = _choice("plan", plan, PLAN_MODES)
-        self.defend = _number("defend", defend, 0.0, 1000.0)
+        self.plan_mode = option_choice("plan", plan, PLAN_MODES)
+        self.defend = option_number("defend", defend, 0.0, 1000.0)
         # Per decision: _have, _unseen and _plan of the view in hand (pure
         # functions of it, asked several times per decision).
         self._memo: dict[str, Any] = {}
@@ -247,7 +229,6 @@ class HeuristicAgent:
         plan = self._plan(view)
         have = self._have(view)
         keep = {id(c): self._keep_value(c, plan, have) for c in hand}
-
         mean_loss = sum(keep.values()) / max(len(keep), 1)
         best_name, best_cost = None, float("inf")
         for card in hand:

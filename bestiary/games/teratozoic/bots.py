@@ -47,6 +47,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from bestiary.agents.base import AgentContext
+from bestiary.agents.context import option_number
 from bestiary.engine import Rng
 
 from .cards import Card, cards_from
@@ -66,16 +67,6 @@ class Weights(NamedTuple):
 
 
 PLAIN = Weights()
-
-
-def _number(name: str, value: float | str, low: float) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, not {value!r}") from None
-    if not low <= out < float("inf"):
-        raise ValueError(f"{name} must be a finite number >= {low:g}, not {value!r}")
-    return out
 
 
 class HeuristicAgent:
@@ -98,19 +89,15 @@ class HeuristicAgent:
             raise ValueError(f"samples must be a whole number, not {samples!r}") from None
         if self.samples < 1:
             raise ValueError("samples must be at least 1")
-        self.threshold = _number("threshold", threshold, 0.0)
-        if self.threshold > 1.0:
-            raise ValueError(f"threshold must be between 0 and 1, not {threshold!r}")
+        self.threshold = option_number("threshold", threshold, 0.0, 1.0)
         self.weights = Weights(
-            close=_number("close", close, 0.0),
-            doubler=_number("doubler", doubler, 0.0),
-            share=_number("share", share, 0.0),
-            share_late=_number("share_late", share_late, 0.0),
-            mixed=_number("mixed", mixed, 0.0),
+            close=option_number("close", close, 0.0),
+            doubler=option_number("doubler", doubler, 0.0),
+            share=option_number("share", share, 0.0),
+            share_late=option_number("share_late", share_late, 0.0),
+            mixed=option_number("mixed", mixed, 0.0),
         )
-        self.read = _number("read", read, 0.0)
-        if self.read > 1.0:
-            raise ValueError(f"read must be between 0 and 1, not {read!r}")
+        self.read = option_number("read", read, 0.0, 1.0)
         self._plan: dict[tuple[int, int], list[int]] = {}
 
     # ------------------------------------------------------------ values
