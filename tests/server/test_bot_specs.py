@@ -96,11 +96,27 @@ def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -
     seat = state.to_act()[0]
     move = make_agent(meat, fast, seed=1).act(AgentContext(state, seat, Rng(1)))
     assert move in state.legal(seat)
-    # Taxonomy and Monster Maker name options for speed: playouts that make the
-    # same moves faster, and Taxonomy leaves rock-paper-scissors unsearched to
-    # the heuristic's even mix; Teratozoic names none.
+    # Taxonomy, Monster Maker and Teratozoic guide the search and play its
+    # playouts with their heuristic's tuned options (each game's RULES.md),
+    # overrule the guide only by three standard errors, and name options for
+    # speed (playouts that make the same moves faster); Taxonomy leaves
+    # rock-paper-scissors unsearched to the heuristic's even mix.
     hard = "ismcts:seconds=1,rollout_limit=200"
-    assert playable(get_game("taxonomy"), "hard", 2000) == hard + ",playout=lite=1,leave=rps"
-    mm = playable(get_game("monster-maker"), "hard", 2000)
-    assert mm == hard + ",playout=odds_cache=1;lite=1"
-    assert playable(get_game("teratozoic"), "hard", 2000) == hard
+    tuned = "greed=0;plan=reach;defend=60"
+    assert playable(get_game("taxonomy"), "hard", 2000) == (
+        f"{hard},playout=lite=1;{tuned},guide={tuned},confidence=3,leave=rps"
+    )
+    tuned = "road=plan;block_margin=0"
+    assert playable(get_game("monster-maker"), "hard", 2000) == (
+        f"{hard},playout=odds_cache=1;lite=1;{tuned},guide={tuned},confidence=3"
+    )
+    assert playable(get_game("teratozoic"), "hard", 2000) == (
+        f"{hard},playout=samples=1;doubler=6,guide=doubler=6,confidence=3"
+    )
+    for game_id in ("taxonomy", "monster-maker", "teratozoic"):
+        game = get_game(game_id)
+        state = game.new(2, seed=3)
+        seat = state.to_act()[0]
+        fast = playable(game, "hard", 2000).replace("seconds=1", "iterations=8")
+        move = make_agent(game, fast, seed=1).act(AgentContext(state, seat, Rng(1)))
+        assert move in state.legal(seat)

@@ -11,12 +11,17 @@ from bestiary.agents.value import softmax_chances
 
 from .phases import BACK, DEAD, HOME
 
+#: The heuristic's tuned options (RULES.md, "The heuristic bot": 65% of 1,000
+#: two-seat games against the plain bot).
+TUNED = "road=plan;block_margin=0"
 #: What the search plays with here (the hint and the server's hard level add
-#: it): playout bots remember each battle's odds for the match and read only
-#: the entries of their view they use. The same moves, about three times the
-#: iterations in a time budget; not a strength finding (at 384 iterations the
-#: search won 7 of 12 two-seat games, the heuristic 7 of the same deals).
-SEARCH_OPTIONS = "playout=odds_cache=1;lite=1"
+#: it): the tuned heuristic as its guide and in its playouts, where it
+#: remembers each battle's odds for the match and reads only the entries of its
+#: view it uses (the same moves, about three times the iterations in a time
+#: budget); it overrules the guide only by three standard errors
+#: (``confidence=3``: with several moves against the guide's, one standard
+#: error overruled it on chance differences). docs/RL.md, "Strength".
+SEARCH_OPTIONS = f"playout=odds_cache=1;lite=1;{TUNED},guide={TUNED},confidence=3"
 #: Playout decisions before ``value_estimate`` scores a search's sample.
 VALUE_DEPTH = 24
 #: Gold for e:1 odds between two seats (a treasure is worth 100-300), and a
