@@ -484,7 +484,7 @@ def test_the_hint_button_is_for_your_own_turn(
     """Issue 11: "a 'hint' button on the web table: the strongest bot's suggested
     move for your seat". While the bot thinks (two seconds a move here) the button
     is disabled, where a click could only answer "not your turn"; on your turn
-    it gives a move."""
+    it gives a move, what else it weighed and how long it searched, a line each."""
     db = str(tmp_path_factory.mktemp("hint") / "tables.sqlite3")
     with running("taxonomy", db, bot_delay=2.0) as url:
         seat = Seat(url, browser, "taxonomy", ["heuristic"], {"rounds": 1}, 4, DESKTOP)
@@ -492,6 +492,11 @@ def test_the_hint_button_is_for_your_own_turn(
         page.wait_for_selector("#hint:not([hidden]):not([disabled])")
         page.click("#hint")
         page.wait_for_function("document.getElementById('hint-box').innerText.startsWith('Hint: ')")
+        # One line each: the move, what else it weighed, how it searched (the
+        # lines used to run together: "…before seat 1Also weighed: …").
+        lines = page.inner_text("#hint-box").splitlines()
+        assert lines[0].startswith("Hint: ") and len(lines) >= 2, lines
+        assert lines[-1].startswith("(") and "searches in" in lines[-1], lines
         page.locator("#board button[data-action]").first.click()
         page.wait_for_selector("#hint[disabled]", timeout=1800)  # the bot waits 2 s
         page.wait_for_selector("#hint:not([disabled])", timeout=15000)

@@ -142,6 +142,7 @@ async function askHint() {
     }
     // One legal move, or a secret pick left to the game's bot: no search ran.
     if (r.iterations === 0) lines.push(t("(the game's own bot chose it: searching would not do better here)"));
+    else lines.push(t("({n} searches in {seconds} s, from your view only: the bot samples the cards you cannot see)", { n: r.iterations, seconds: r.seconds.toFixed(1) }));
     box.replaceChildren(...lines.map((l) => h("span", { class: "hint-line" }, l)));
   } catch (e) {
     box.textContent = t("No hint now: {reason}", { reason: e.message });
