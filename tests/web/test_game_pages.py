@@ -323,8 +323,15 @@ def test_teratozoic_page_shows_era_pools_hand_and_builds_on_a_grid(
     page.wait_for_selector(".tz-era")
     assert page.inner_text(".tz-era-name").endswith("Era")
     assert page.locator(".tz-players tbody tr").count() == 2
-    # The hand is drawn with its names (learned from the log), not numbers.
+    # The hand is drawn with its names (from the card list or the log), not
+    # numbers. On a busy machine the first frame may come before the card list
+    # does (the page draws again when it arrives), so wait for the names a while.
     page.wait_for_selector(".tz-hand svg.card")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.tz-hand svg.card')]"
+        ".every(e => !e.getAttribute('aria-label').includes('card #'))",
+        timeout=10000,
+    )
     hand = page.eval_on_selector_all(
         ".tz-hand svg.card", "els => els.map(e => e.getAttribute('aria-label'))"
     )
