@@ -389,23 +389,25 @@ class _Turn:
         odds = self.agent._draws
         if odds is None:
             deck = sum(c.count for c in self.cs.cards)
-            per: dict[int, int] = {}
-            for c in self.cs.cards:
-                if c.kind == "corridor":
-                    per[c.value] = per.get(c.value, 0) + c.count
+            per = self._corridor_counts()
             odds = [(v, n / max(deck, 1)) for v, n in sorted(per.items())]
             self.agent._draws = odds
         return odds
+
+    def _corridor_counts(self) -> dict[int, int]:
+        """How many corridor cards of each length the deck has (its card list)."""
+        per: dict[int, int] = {}
+        for c in self.cs.cards:
+            if c.kind == "corridor":
+                per[c.value] = per.get(c.value, 0) + c.count
+        return per
 
     def _unseen_odds(self) -> list[tuple[int, float]]:
         """The draw odds of each corridor length among the cards out of sight:
         the deck less the hand and the corridors every player has laid."""
         cards = self.cs.cards
         deck = sum(c.count for c in cards) - len(self.hand)
-        per: dict[int, int] = {}
-        for ct in cards:
-            if ct.kind == "corridor":
-                per[ct.value] = per.get(ct.value, 0) + ct.count
+        per = self._corridor_counts()
         for c in self.hand:
             if cards[c].kind == "corridor":
                 per[cards[c].value] -= 1
