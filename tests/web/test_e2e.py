@@ -119,10 +119,14 @@ def test_a_friend_joins_through_the_invitation_link(server: str, browser: Any) -
             p.evaluate("localStorage.setItem('bestiary:name', 'friend')")
         pa.goto(f"{server}/table/{table['id']}")
         pa.click("li[data-seat='0'] .take-seat")
+        # Seated: the seat's socket has drawn the list with the seat as ours
+        # (the spectator socket was "connected" before the click already).
+        pa.wait_for_selector("li[data-seat='0'].mine")
         pa.wait_for_selector("#conn[data-state='connected']")
         invite = pa.input_value("#invite")
         pb.goto(invite)
         pb.click("li[data-seat='1'] .take-seat")
+        pb.wait_for_selector("li[data-seat='1'].mine")
         pb.wait_for_selector("#conn[data-state='connected']")
         pa.wait_for_function("document.title.length > 0 && !document.querySelector('.take-seat')")
         pc.goto(invite)
@@ -141,6 +145,49 @@ def test_a_friend_joins_through_the_invitation_link(server: str, browser: Any) -
     finally:
         for ctx in (alice, bob, carol):
             ctx.close()
+
+
+def test_an_update_that_changes_no_seat_keeps_the_seat_buttons(server: str, browser: Any) -> None:
+    """Every socket update redraws the page; one that changes nothing in the
+    seat list must leave its "take this seat" buttons in place. A button
+    swapped for an identical one between a press and its release gets no
+    click: the invitation test above lost Alice's click so, once, in a loaded
+    run (she then never sat, and her page offered the seat for good)."""
+    game = get_game(GAME)
+    players = game.allowed_players()[0]
+    seats = [{"kind": "human"}] * 2 + [{"kind": "bot", "agent": "random"}] * (players - 2)
+    table = httpx.post(f"{server}/api/tables", json={"game": GAME, "seats": seats}).json()
+    page = browser.new_page()
+    updates: list[str | bytes] = []
+    to_page: list[Any] = []
+
+    def relay(ws: Any) -> None:  # the page's socket, through the test
+        upstream = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            updates.append(message)
+            ws.send(message)
+
+        upstream.on_message(down)
+        ws.on_message(upstream.send)
+        to_page.append(ws)
+
+    try:
+        page.route_web_socket("**/ws/tables/**", relay)
+        page.goto(f"{server}/table/{table['id']}")
+        page.wait_for_function("document.body.dataset.over === 'no'")  # a socket update drawn
+        button = "li[data-seat='0'] .take-seat"
+        page.eval_on_selector(button, "b => { b.dataset.probe = 'before'; }")
+        page.evaluate("document.body.dataset.over = 'redrawing'")
+        to_page[-1].send(updates[-1])  # the same update again: nothing changed
+        page.wait_for_function("document.body.dataset.over === 'no'")
+        assert page.eval_on_selector(button, "b => b.dataset.probe") == "before"
+        page.evaluate("localStorage.setItem('bestiary:name', 'probe')")
+        page.click(button)
+        page.wait_for_selector("li[data-seat='0'].mine")
+        assert httpx.get(f"{server}/api/tables/{table['id']}").json()["seats"][0]["taken"]
+    finally:
+        page.close()
 
 
 def test_artifacts_folder_is_ignored_by_git() -> None:

@@ -61,7 +61,20 @@ const api = {
 
 function renderSeats() {
   const tb = page.table;
-  const items = tb.seats.map((s) => {
+  // Rebuild the list only when what it shows changed: every socket update
+  // redraws, and a "take this seat" button swapped for an identical one
+  // between a press and its release loses the click.
+  const shown = JSON.stringify([tb.seats, tb.status, tb.result && tb.result.winners, page.mine && page.mine.seat, lang()]);
+  if (shown !== page.seatsShown) {
+    page.seatsShown = shown;
+    $("seat-list").replaceChildren(...seatItems(tb));
+  }
+  renderSeatTools(tb);
+}
+
+// One list item per seat: who sits there, yours, the winner, a free seat's button.
+function seatItems(tb) {
+  return tb.seats.map((s) => {
     const mine = page.mine && page.mine.seat === s.seat;
     const winner = tb.result && tb.result.winners.includes(s.seat);
     const li = h(
@@ -78,7 +91,10 @@ function renderSeats() {
     }
     return li;
   });
-  $("seat-list").replaceChildren(...items);
+}
+
+// The parts around the list that follow the table's status and your turn.
+function renderSeatTools(tb) {
   $("invite").value = `${location.origin}/table/${tb.id}`;
   $("seat-tools").hidden = !(page.mine && tb.status === "playing");
   // Hints are for tables against bots only (the server refuses them elsewhere).
