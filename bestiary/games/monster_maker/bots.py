@@ -23,9 +23,15 @@ the plain bot's play, which stays the yardstick:
   corridors out of sight (the deck less the hand and every corridor on the
   table). Both wait instead when the best corridor leaves the landing less
   likely than ``keep`` (0.7) times the chance of landing without playing.
+- ``worth`` (``length``): which card goes when one must (8 cards, a trap).
+  ``length`` values every corridor up to the rest of the road back alike;
+  ``plan`` only those the landing needs (without one it lands less likely,
+  as ``road=plan`` reckons it: the others go first); ``hand`` also halves the
+  worth of a character with three as strong beside it in hand.
 
 The strongest measured in seat-rotated games against the plain bot:
-``heuristic:road=plan,block_margin=0`` (the options' tests:
+``heuristic:road=plan,block_margin=0``, with ``worth=hand`` about a point
+better, within the noise (RULES.md, "The heuristic bot"; the options' tests:
 ``tests/games/monster_maker/test_bot_options.py``).
 """
 
@@ -63,6 +69,13 @@ SHED_ODDS = 0.3  # must discard anyway: a battle this likely to win costs no mor
 # ``count``: ``plan`` with the draw odds of the corridors not in sight (the
 # deck's make-up less the hand and every corridor on the table).
 ROADS = ("common", "plan", "count")
+# What a corridor in hand is worth on the road back when a card must go:
+# ``length`` (any corridor not longer than the rest) or ``plan`` (only one
+# the landing needs: without it the road back lands less likely).
+# ``hand``: ``plan``, and a character beyond the three strongest in hand is
+# worth half (a party seldom needs more; a Detour or a corridor may).
+WORTHS = ("length", "plan", "hand")
+PARTY = 3  # worth=hand: characters in hand at full worth
 KEEP = 0.7  # plan: play a corridor unless it leaves a landing this much less likely
 TWO_DRAWS = 0.5  # plan: a landing that needs two draws is worth this much of one
 
@@ -103,6 +116,7 @@ class HeuristicAgent:
         sure_win: str | float = SURE_WIN,
         road: str = "common",
         keep: str | float = KEEP,
+        worth: str = "length",
     ) -> None:
         self.rng = Rng(seed)
         self.fight_odds = _odds_option("fight_odds", fight_odds)
@@ -114,6 +128,7 @@ class HeuristicAgent:
         self.sure_win = _odds_option("sure_win", sure_win)
         self.road = option_choice("road", road, ROADS)
         self.keep = option_number("keep", keep, 0.0, 10.0)
+        self.worth = option_choice("worth", worth, WORTHS)
         self.odds_cache = option_flag("odds_cache", odds_cache)
         self.lite = option_flag("lite", lite)
         self._odds: dict[tuple[tuple[Member, ...], int, int], float] = {}
@@ -179,6 +194,7 @@ class _Turn:
         self.hand = [cs.by_name[n.casefold()].index for n in view["hand"]]
         self.tindex = {t.name: t.index for t in cs.treasures}
         self._draws_now: list[tuple[int, float]] | None = None
+        self._land_now: float | None = None
 
     def mean(self, c: int) -> float:
         means = self.agent._means if self.agent.odds_cache else None
@@ -204,13 +220,20 @@ class _Turn:
         if card.kind == "corridor":
             if self.me["status"] == "returning":
                 left = self.me["return_target"] - self.me["distance_back"]
-                return 3.0 if card.value <= left else 0.2
+                if card.value > left:
+                    return 0.2
+                if self.agent.worth != "length" and not self._needed(c, left):
+                    return 0.2
+                return 3.0
             return card.value / 10
         if card.kind == "monster":
             return 1.0 + card.value / 10
         if card.kind == "character":
             extra = 1.0 if card.has("avoids_traps") else 0.0
-            return 1.0 + self.mean(c) / 5 + extra
+            worth = 1.0 + self.mean(c) / 5 + extra
+            if self.agent.worth == "hand" and self._surplus(c):
+                worth /= 2
+            return worth
         if card.kind == "spell":
             return 1.5
         if card.kind == "detour":
@@ -227,6 +250,23 @@ class _Turn:
             if p > best_p:
                 best, best_p = s, p
         return best
+
+    def _needed(self, c: int, left: int) -> bool:
+        """``worth=plan``: the road back lands less likely without corridor ``c``."""
+        cards = self.cs.cards
+        corridors = [cards[x].value for x in self.hand if cards[x].kind == "corridor"]
+        if self._land_now is None:
+            self._land_now = self._landing(left, corridors)
+        corridors.remove(cards[c].value)
+        return self._landing(left, corridors) < self._land_now
+
+    def _surplus(self, c: int) -> bool:
+        """``worth=hand``: besides ``c``, at least ``PARTY`` characters in hand
+        are as strong (by mean) — another copy of the same card counts."""
+        cards, mean = self.cs.cards, self.mean(c)
+        others = [x for x in self.hand if cards[x].kind == "character"]
+        others.remove(c)
+        return sum(1 for x in others if self.mean(x) >= mean) >= PARTY
 
     # ------------------------------------------------------------ battle odds
     def _need(self) -> int:

@@ -33,6 +33,7 @@ DEFAULTS = {
     "sure_win": "0.95",
     "road": "common",
     "keep": "0.7",
+    "worth": "length",
 }
 
 
@@ -51,6 +52,7 @@ def test_the_defaults_are_the_old_constants() -> None:
     assert bot.sure_win == SURE_WIN == 0.95
     assert bot.road == "common"
     assert bot.keep == KEEP
+    assert bot.worth == "length"
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -233,8 +235,53 @@ def test_sure_win_fights_a_big_monster_only_at_those_odds() -> None:
         ("sure_win", "1.01", "sure_win must be between 0 and 1"),
         ("road", "fast", "road must be one of common, plan, count"),
         ("keep", "-1", "keep must be between 0 and 10"),
+        ("worth", "gold", "worth must be one of length, plan, hand"),
     ],
 )
 def test_a_bad_option_value_is_refused_clearly(option: str, value: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         HeuristicAgent(**{option: value})  # type: ignore[arg-type]
+
+
+def test_worth_plan_sheds_a_corridor_the_landing_does_not_need() -> None:
+    """<Turn> 4): with 8 cards "you must choose one card and place it in the
+    discard pile"; <The Road Back>: the return "has to be identical" to the way
+    out. 20p left, four 10p corridors in hand behind a Dragon it cannot beat:
+    the plain bot values every corridor up to the rest alike and sheds its
+    Magic-User; ``worth=plan`` sheds a 10p corridor — the other three still land
+    the 20p, and the character may yet beat a monster. (Seat 1 has laid no
+    corridor, so no monster can be placed before it.)"""
+    st = table(players=2)
+    at_treasure(st, 0)
+    st.back[0] = [cid(st, "Corridor 40"), cid(st, "Corridor 40")]
+    st.dist_back[0] = 80
+    st.monster[0] = cid(st, "Dragon")
+    give(
+        st,
+        0,
+        "Corridor 10",
+        "Corridor 10",
+        "Corridor 10",
+        "Corridor 10",
+        "Magic-User",
+        "Thief",
+        "Ogre",
+        "Minotaur",
+    )
+    assert _decide(st) == "discard Magic-User"
+    assert _decide(st, worth="plan") == "discard Corridor 10"
+
+
+def test_worth_hand_sheds_a_fourth_character_before_a_detour() -> None:
+    """<Turn> 4) again: one card must go. Three Fighters (3D+3) beat all but the
+    strongest monsters; a fourth and fifth character add little, a Detour goes
+    round any monster without a battle. The plain bot sheds the Detour (its
+    worth is under every character's); ``worth=hand`` halves the worth of a
+    character with three as strong beside it and sheds a Dwarf. (Seat 1 has
+    laid no corridor: no monster can be placed before it.)"""
+    st = table(players=2)
+    walk(st, 0, 40)
+    give(st, 0, "Fighter", "Fighter", "Fighter", "Dwarf", "Dwarf", "Detour", "Ogre", "Minotaur")
+    assert _decide(st) == "discard Detour"
+    assert _decide(st, worth="plan") == "discard Detour"
+    assert _decide(st, worth="hand") == "discard Dwarf"
