@@ -29,6 +29,19 @@ bot, whose games the golden records replay):
   (lower it by ``read``). Public information only: the numbers held back.
 - ``close`` (12), ``doubler`` (3), ``share`` (2), ``share_late`` (8), ``mixed``
   (3): the weights of ``gene_value`` (see :class:`Weights`).
+- ``marginal`` (0): a card's closing gain is measured against the Gene Pool
+  without the hand's cards not gained yet. The plain bot's base holds the
+  whole hand, so a card in hand is priced as a second copy of itself: the
+  head that would close its neck and claw into a monster adds nothing there.
+- ``hold_close`` (0): expecting to lose, it ranks the genes to hold back by
+  what their loss would cost its largest closed monsters too, not by face
+  value and colour alone.
+- ``fair`` (0): ``threshold`` is a two-player bar; with n players competing it
+  is scaled by 2/n (a fair share of the wins).
+- ``stake`` (0): instead of the threshold, it weighs what a play risks against
+  what it may win (see ``_staked_plan``): hold back none, one, two ... of its
+  best genes, whichever gives the largest ``chance x stake x the cards the
+  winner takes - (1 - chance) x what its own gains lose``.
 
 The stronger setting is ``heuristic:doubler=6``: a doubling card doubles the
 cards of its colour in its monster ('double both face values and bonus
@@ -39,6 +52,12 @@ of 1000 two-seat games (seeds 7000-7999), 56.8% of 1000 fresh ones (seeds
 share is 25%), at the plain bot's cost per decision. ``read=0.3`` came out
 even (51.4% and 50.9%); other values (``threshold`` 0.4/0.6/0.7, ``samples``
 3/10, ``close`` 20, ``mixed`` 6) did no better in 500-game screens.
+
+Stronger still is ``heuristic:doubler=6,marginal=1``: seat-rotated against
+the plain bot on fresh seeds 40000-40999 it won 605 of 1000 two-seat games
+(60.5%, Wilson 95% 57.4-63.5%) and 428.25 of 1000 four-seat games as one
+against three (42.8%, 39.8-45.9%: 1.71x a fair share), at the plain bot's
+cost per decision (RULES.md, "Bots", also for what did not help).
 """
 
 from __future__ import annotations
@@ -47,7 +66,7 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from bestiary.agents.base import AgentContext
-from bestiary.agents.context import option_number
+from bestiary.agents.context import option_flag, option_number
 from bestiary.engine import Rng
 
 from .cards import Card, cards_from
@@ -81,6 +100,10 @@ class HeuristicAgent:
         share_late: float | str = PLAIN.share_late,
         mixed: float | str = PLAIN.mixed,
         read: float | str = 0.0,
+        stake: float | str = 0.0,
+        marginal: bool | str = False,
+        hold_close: bool | str = False,
+        fair: bool | str = False,
     ) -> None:
         self.rng = Rng(seed)
         try:
@@ -98,6 +121,10 @@ class HeuristicAgent:
             mixed=option_number("mixed", mixed, 0.0),
         )
         self.read = option_number("read", read, 0.0, 1.0)
+        self.stake = option_number("stake", stake, 0.0)
+        self.marginal = option_flag("marginal", marginal)
+        self.hold_close = option_flag("hold_close", hold_close)
+        self.fair = option_flag("fair", fair)
         self._plan: dict[tuple[int, int], list[int]] = {}
 
     # ------------------------------------------------------------ values
@@ -135,6 +162,18 @@ class HeuristicAgent:
         return _bound(with_card) - _bound(mine)
 
     @staticmethod
+    def closing_loss(deck: tuple[Card, ...], owned: list[int], card: int) -> int:
+        """How much the proven upper bound on the largest closed monster of the
+        card's colour falls when the card leaves the Gene Pool ``owned`` (which
+        holds it)."""
+        if not deck[card].single_colour:
+            return 0
+        colour = deck[card].colour
+        mine = Counter(shape_of(deck[c]) for c in owned if deck[c].colour == colour)
+        without = mine - Counter([shape_of(deck[card])])
+        return _bound(mine) - _bound(without)
+
+    @staticmethod
     def _owned(view: dict[str, Any], seat: int) -> list[int]:
         """The seat's Gene Pool as it knows it: draw pile, discard pile (gains
         included) and hand."""
@@ -142,6 +181,16 @@ class HeuristicAgent:
         kept = set(me["discard"])
         hand = [c for c in view.get("hand", []) if c not in kept]
         return list(view.get("my_gene_pool", [])) + list(me["discard"]) + hand
+
+    def _gain_base(self, view: dict[str, Any], seat: int) -> list[int]:
+        """The Gene Pool a card's closing gain is measured against: with
+        ``marginal``, without the hand's cards not gained yet (each of them is
+        a candidate to join it, so the plain bot's base, which holds them all,
+        prices a card in hand as a second copy of itself)."""
+        if not self.marginal:
+            return self._owned(view, seat)
+        me = view["players"][seat]
+        return list(view.get("my_gene_pool", [])) + list(me["discard"])
 
     @staticmethod
     def _take_gain(view: dict[str, Any], seat: int, card: int, worth: Any) -> float:
@@ -180,7 +229,7 @@ class HeuristicAgent:
             return BUILD_BEST
         colours = self._colours(deck, view, seat)
         progress = self._progress(view)
-        owned = self._owned(view, seat)
+        owned = self._gain_base(view, seat)
         gains: dict[int, int] = {}  # one bound per card and decision (rollouts call this a lot)
 
         def worth(card: int) -> float:
@@ -211,6 +260,10 @@ class HeuristicAgent:
         ``read``); when every other player held back, their plays are their
         weaker cards (lower it by ``read``)."""
         threshold = self.threshold
+        if self.fair:
+            # The threshold is for two players; with more, a fair share is smaller.
+            competing = sum(1 for p in view["players"] if p["competing"])
+            threshold *= 2.0 / max(competing, 2)
         if not self.read:
             return threshold
         min_play = view["era"]["min_play"]
@@ -236,6 +289,8 @@ class HeuristicAgent:
         can_hold = len(hand) - min_play
         if can_hold <= 0:
             return []
+        if self.stake:
+            return self._staked_plan(ctx, view, deck, colours, progress, ignore, can_hold)
         mine = best_build(deck, hand, ignore).score
         wins = 0.0
         for _ in range(self.samples):
@@ -253,8 +308,96 @@ class HeuristicAgent:
             return []
         # Expecting to lose: hold back the best genes, play the rest.
         w = self.weights
-        ranked = sorted(hand, key=lambda c: -self.gene_value(deck[c], colours, progress, 0, w))
+        losses: dict[int, int] = {}
+        if self.hold_close and progress > 0:
+            owned = self._owned(view, ctx.seat)
+            losses = {c: self.closing_loss(deck, owned, c) for c in hand}
+
+        def kept_worth(c: int) -> float:
+            return self.gene_value(deck[c], colours, progress, losses.get(c, 0), w)
+
+        ranked = sorted(hand, key=lambda c: -kept_worth(c))
         return ranked[:can_hold]
+
+    def _staked_plan(
+        self,
+        ctx: AgentContext,
+        view: dict[str, Any],
+        deck: tuple[Card, ...],
+        colours: Counter[str],
+        progress: float,
+        ignore: bool,
+        can_hold: int,
+    ) -> list[int]:
+        """``stake``: weigh what a play risks against what it may win ('if you
+        have more than a couple good cards, you're safe to risk them ... The
+        winner can never take more than 1 or 2 cards'). For holding back none,
+        the best one, the best two ... of its genes, it estimates the chance to
+        win with the rest (the same samples of the others' plays) and values
+
+            chance x stake x (the best cards on the table the winner takes)
+            - (1 - chance) x share x (what its own gains lose if the winner
+              takes its best played cards)
+
+        in ``gene_value`` units, ``share`` being one over the number of other
+        players (the winner may take from any play). It holds back the set with
+        the largest value (the fewest cards on equal values)."""
+        hand: list[int] = list(view["hand"])
+        w = self.weights
+
+        def worth(c: int) -> float:
+            return self.gene_value(deck[c], colours, progress, 0, w)
+
+        ranked = sorted(hand, key=lambda c: -worth(c))
+        era = view["era"]
+        takes, keeps = era["winner_play"], era["others_hand"]
+        others: list[int] = []  # the best other play's score, per sample
+        table: list[list[float]] = []  # the others' played cards' worths, per sample
+        for _ in range(self.samples):
+            state = ctx.determinize()
+            assert isinstance(state, TeratozoicState)
+            best_other = 0
+            cards_seen: list[float] = []
+            for s in state.competing:
+                if s == ctx.seat:
+                    continue
+                declared = view["players"][s]["declared"]
+                cards = state.played(s) if declared else state.hand[s]
+                best_other = max(best_other, best_build(deck, cards, ignore).score)
+                cards_seen += [worth(c) for c in cards]
+            others.append(best_other)
+            table.append(cards_seen)
+        rivals = max(
+            sum(
+                1
+                for s in range(len(view["players"]))
+                if s != ctx.seat and view["players"][s]["competing"]
+            ),
+            1,
+        )
+
+        def top(values: list[float], n: int) -> float:
+            return sum(sorted(values, reverse=True)[:n])
+
+        keep_all = top([worth(c) for c in hand], keeps)
+        best_value, best_hold = -float("inf"), 0
+        for k in range(can_hold + 1):
+            play = ranked[k:]
+            mine = best_build(deck, play, ignore).score
+            mine_w = [worth(c) for c in play]
+            wins, gain = 0.0, 0.0
+            for best_other, seen in zip(others, table, strict=True):
+                wins += 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+                gain += top(seen + mine_w, takes)
+            chance = wins / self.samples
+            gain /= self.samples
+            lost = sorted(play, key=lambda c: -worth(c))[:takes]
+            rest = [worth(c) for c in hand if c not in lost]
+            loss = keep_all - top(rest, keeps)
+            value = chance * self.stake * gain - (1.0 - chance) * loss / rivals
+            if value > best_value + 1e-9:
+                best_value, best_hold = value, k
+        return ranked[:best_hold]
 
 
 def _bound(counts: Counter[tuple[int, ...]]) -> int:

@@ -19,7 +19,7 @@ from bestiary.games.teratozoic.cards import Card
 from bestiary.games.teratozoic.rules import EXPRESS, Hold, TeratozoicState
 from bestiary.sim.runner import play_game
 
-from .helpers import DECK, GAME, new, rig_hand
+from .helpers import DECK, GAME, _remove, ids, new, rig_hand
 
 
 def _old_gene_value(card: Card, colours: Counter[str], progress: float, closes: int) -> float:
@@ -48,7 +48,8 @@ def test_the_defaults_are_the_plain_bot() -> None:
 
 def test_the_default_options_written_out_replay_the_plain_bots_games() -> None:
     spelled = (
-        "heuristic:samples=6,threshold=0.5,read=0,close=12,doubler=3,share=2,share_late=8,mixed=3"
+        "heuristic:samples=6,threshold=0.5,read=0,close=12,doubler=3,share=2,share_late=8,mixed=3,"
+        "stake=0,marginal=0,hold_close=0,fair=0"
     )
     for seed in (11, 12):
         plain = play_game(GAME, ["heuristic", "heuristic"], seed=seed)
@@ -155,9 +156,107 @@ def test_a_larger_doubler_weight_keeps_the_doubling_card() -> None:
         {"close": "-1"},
         {"doubler": "nan"},
         {"mixed": "inf"},
+        {"stake": "-1"},
+        {"marginal": "maybe"},
+        {"hold_close": "2"},
+        {"fair": "yes please"},
     ],
 )
 def test_bad_option_values_raise_a_clear_value_error(options: dict[str, str]) -> None:
     name = next(iter(options))
     with pytest.raises(ValueError, match=name):
         HeuristicAgent(seed=0, **options)
+
+
+def test_marginal_prices_a_hand_card_against_the_gene_pool_without_it() -> None:
+    """'it's a good time to start focusing on collecting cards based on number of
+    ends': a card is worth the cards it lets the largest closed monster of its
+    colour grow by. The Gene Pool holds a green neck and claw; the green head in
+    hand closes them into a monster of three. The plain bot measures that
+    against a Gene Pool that already holds the head (a second head adds
+    nothing); with ``marginal`` the hand's cards not gained yet are not in it,
+    so the head is worth its three cards and is kept over a purple 5 maw."""
+    pool = ids("green 5 neck", "green 2 claw")
+    head, maw = ids("green 1 head", "purple 5 maw")
+    view = {"my_gene_pool": pool, "players": [{"discard": []}], "hand": [head, maw]}
+    colours = Counter({"green": 3, "purple": 1})
+    values = {}
+    for flag in (False, True):
+        bot = HeuristicAgent(marginal=flag)
+        base = bot._gain_base(view, 0)
+        gains = {c: HeuristicAgent.closing_gain(DECK, base, c) for c in (head, maw)}
+        values[flag] = {
+            c: bot.gene_value(DECK[c], colours, 0.5, gains[c], bot.weights) for c in (head, maw)
+        }
+        assert gains[head] == (3 if flag else 0)
+    assert values[False][head] < values[False][maw]
+    assert values[True][head] > values[True][maw]
+
+
+def _pre_teratozoic_hand(hand: list[str], pool: list[str]) -> tuple[TeratozoicState, int]:
+    """Two players in the Pre-Teratozoic Era (hold back up to 3 of 5) with the
+    first seat's hand and Gene Pool rigged (its old pool goes under the
+    Mutations Deck)."""
+    st = new(2, seed=5, eras=("Temnozoic Era", "Pre-Teratozoic Era", "Teratozoic Era"))
+    st.era_discard.append(st.eras.pop(0))
+    seat = st.to_act()[0]
+    rig_hand(st, seat, hand)
+    old = list(st.pool[seat])
+    st.pool[seat] = []
+    want = ids(*pool)
+    for c in want:
+        _remove(st, c)
+    st.mutations[:0] = old
+    st.pool[seat] = want
+    return st, seat
+
+
+def test_hold_close_holds_back_the_card_that_closes_its_monster() -> None:
+    """'If you only have a couple of good cards, hold them back and then keep the
+    best for your Gene Pool' — and the final scoring counts 'the number of cards'
+    in single-colour monsters 'with no loose ends', so from the second Era on a
+    good card is also one its monsters need. Expecting to lose (``threshold=1``),
+    the plain bot holds back its three highest cards; with ``hold_close`` it holds
+    back the green head that closes its Gene Pool's neck and claw first (the card
+    whose loss to the winner would cost three cards at the end)."""
+    hand = ["green 1 head", "purple 6 torso", "purple 5 maw", "orange 6 belly", "purple 4 tail"]
+    st, seat = _pre_teratozoic_hand(hand, ["green 5 neck", "green 2 claw"])
+    plain = HeuristicAgent(seed=1, threshold=1.0)
+    action = plain.act(AgentContext(st, seat, Rng(0)))
+    assert isinstance(action, Hold) and action.name == "purple 6 torso"
+    assert "green 1 head" not in [DECK[c].name for c in plain._plan[(st.generation, seat)]]
+    closer = HeuristicAgent(seed=1, threshold=1.0, hold_close=1)
+    action = closer.act(AgentContext(st, seat, Rng(0)))
+    assert isinstance(action, Hold) and action.name == "green 1 head"
+
+
+def test_fair_scales_the_threshold_to_a_fair_share() -> None:
+    """'The player with the most valuable monsters in play is the winner': with
+    four players a hand wins a quarter of the time on average, so a chance of
+    one half is a two-player bar. With ``fair`` the threshold is for two players
+    and scales by two over the players competing."""
+    two = new(2, seed=5)
+    seat = two.to_act()[0]
+    assert HeuristicAgent(fair=1)._threshold(two.view(seat), seat) == 0.5
+    four = new(4, seed=5)
+    seat = four.to_act()[0]
+    assert HeuristicAgent(fair=1)._threshold(four.view(seat), seat) == 0.25
+    assert HeuristicAgent(fair=1, threshold=0.6)._threshold(four.view(seat), seat) == 0.3
+    assert HeuristicAgent()._threshold(four.view(seat), seat) == 0.5
+
+
+def test_stake_risks_a_hand_with_more_good_cards_than_it_keeps() -> None:
+    """'The winner can never take more than 1 or 2 cards, so if you have more than
+    a couple good cards, you're safe to risk them and will still have good cards
+    to keep if you don't come out in the lead.' In the Temnozoic Era (keep 2
+    from hand; the winner takes 1) this hand has three 6s: the plain bot, seeing
+    less than an even chance, holds back a 6; with ``stake`` losing one 6 to the
+    winner costs nothing (two are left to keep), so it expresses everything."""
+    hand = ["purple 6 torso", "orange 6 belly", "green 6 belly", "purple 2 claw", "orange 1 elbow"]
+    st = new(2, seed=5)
+    seat = st.to_act()[0]
+    rig_hand(st, seat, hand)
+    assert st.era.name == "Temnozoic Era"
+    action = HeuristicAgent(seed=1).act(AgentContext(st, seat, Rng(0)))
+    assert isinstance(action, Hold) and action.name == "orange 6 belly"
+    assert HeuristicAgent(seed=1, stake=1).act(AgentContext(st, seat, Rng(0))) == EXPRESS
