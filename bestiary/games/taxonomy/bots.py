@@ -35,6 +35,12 @@ plays exactly the plain bot's moves):
   of the card's keys (hypergeometric over the cards this seat has not seen)
   and has room on its table; a loyal card, or one of a group every opponent
   is banned from, cannot be claimed.
+- ``final`` (0): in the last round, when behind, plans only hands that score
+  enough to draw level with the leader ("The player who has the most points
+  at the end of the game wins": a cheaper hand ends the round but not the
+  defeat), pairing up to ten keys, and claims only when the claim brings such
+  a hand nearer (a claim costs points: "2 sets of 4, 1 card taken [...], 2
+  points" against 3). No such hand left: it races as before. With ``plan=reach``.
 
 ``lite=1`` (a playout option: ``ismcts:playout=lite=1``) makes the same moves
 faster: it asks for only the entries of its view that it reads (hand, tables,
@@ -117,9 +123,22 @@ def _points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float
     return 0.0
 
 
+def _eight_points(size: int, orphan: bool, scoring: Mapping[str, Any]) -> float:
+    """What a set of 8 of a key of this size scores (the table's ``eight`` rows)."""
+    eight = scoring["eight"]
+    if orphan:
+        return float(eight["orphans"])
+    for band in eight["sizes"]:
+        if band["up_to"] is None or size <= band["up_to"]:
+            return float(band["points"])
+    return 0.0
+
+
 PLAN_MODES = ("count", "reach")
 REACH_KEYS = 6  # keys (best by the count score) a reach plan pairs up
 HAND_SIZE = 8
+FINAL_FIELDS = frozenset({"round", "rounds"})
+FINAL_KEYS = 10  # keys a last-round plan that must score enough pairs up
 
 
 class HeuristicAgent:
@@ -130,12 +149,14 @@ class HeuristicAgent:
         lite: bool | str = False,
         plan: str = "count",
         defend: float | str = 0.0,
+        final: bool | str = False,
     ) -> None:
         self.rng = Rng(seed)
         self.greed = option_number("greed", greed)
         self.lite = option_flag("lite", lite)
         self.plan_mode = option_choice("plan", plan, PLAN_MODES)
         self.defend = option_number("defend", defend, 0.0, 1000.0)
+        self.final = option_flag("final", final)
         # Per decision: _have, _unseen and _plan of the view in hand (pure
         # functions of it, asked several times per decision).
         self._memo: dict[str, Any] = {}
@@ -143,7 +164,10 @@ class HeuristicAgent:
     def _view(self, ctx: AgentContext) -> Mapping[str, Any]:
         # The entries of the view this bot reads, and only those (lite: the
         # game builds them without the rest of the view).
-        return ctx.view(PARTIAL_FIELDS) if self.lite else ctx.view()
+        if not self.lite:
+            return ctx.view()
+        # final reads the round too (the whole view: slower, the same moves).
+        return ctx.view(PARTIAL_FIELDS | FINAL_FIELDS if self.final else PARTIAL_FIELDS)
 
     # ------------------------------------------------------------------ decisions
     def act(self, ctx: AgentContext) -> Action:
@@ -214,6 +238,10 @@ class HeuristicAgent:
     ) -> Action:
         plan = self._plan(view)
         wanted = [k for k in claims if k in plan]
+        if wanted and self.final and len(plan) > 1:
+            need = self._need(view)
+            if need and not self._claim_pays(view, plan, wanted[0], need):
+                wanted = []
         if wanted:
             return claims[wanted[0]]
         return by_text.get("pass") or next(iter(claims.values()))
@@ -343,7 +371,8 @@ class HeuristicAgent:
             scored.append((value, k))
         scored.sort(reverse=True)
         if self.plan_mode != "count" and len(scored) > 1:
-            return self._reach_plan(view, [k for _, k in scored[:REACH_KEYS]], table_keys)
+            width = FINAL_KEYS if self.final and self._need(view) else REACH_KEYS
+            return self._reach_plan(view, [k for _, k in scored[:width]], table_keys)
         return [k for _, k in scored[:2]]
 
     def _reach_plan(
@@ -365,6 +394,9 @@ class HeuristicAgent:
 
         # Per key, the expected draws to reach 3, 4, 5 and 8 of it.
         costs = {k: (cost(k, 3), cost(k, 4), cost(k, 5), cost(k, 8)) for k in keys}
+        need = self._need(view) if self.final else None
+        points = self._shape_points(view, keys, len(table_keys)) if need else None
+        goal = need or 0.0
         inf = math.inf
         best: tuple[float, int, list[str]] | None = None
         rank = 0
@@ -375,18 +407,115 @@ class HeuristicAgent:
                 if table_keys and not (table_keys <= {a, b}):
                     continue
                 b3, b4, b5, b8 = costs[b]
-                c = min(
-                    a4 + b4,
-                    a5 + b3,
-                    a3 + b5,
-                    a8 if b not in table_keys else inf,
-                    b8 if a not in table_keys else inf,
-                )
+                if points is None:
+                    c = min(
+                        a4 + b4,
+                        a5 + b3,
+                        a3 + b5,
+                        a8 if b not in table_keys else inf,
+                        b8 if a not in table_keys else inf,
+                    )
+                else:
+                    shapes = zip(
+                        (
+                            a4 + b4,
+                            a5 + b3,
+                            a3 + b5,
+                            a8 if b not in table_keys else inf,
+                            b8 if a not in table_keys else inf,
+                        ),
+                        points(a, b),
+                        strict=True,
+                    )
+                    c = min((d for d, p in shapes if p >= goal), default=inf)
                 if best is None or (c, rank) < best[:2]:
                     best = (c, rank, [a, b])
+        if (best is None or best[0] == math.inf) and need:
+            # No pair can score enough: race for the round all the same.
+            saved, self.final = self.final, False
+            try:
+                return self._reach_plan(view, keys[:REACH_KEYS], table_keys)
+            finally:
+                self.final = saved
         if best is None or best[0] == math.inf:
             return list(keys[:2])
         return best[2]
+
+    def _claim_pays(
+        self, view: Mapping[str, Any], plan: Sequence[str], key: str, need: float
+    ) -> bool:
+        """final: does claiming ``key`` bring a hand that scores ``need`` points
+        nearer (fewer expected draws) than drawing on? A claim costs points
+        ("2 sets of 4, 1 card taken from another player during the game, 2
+        points" against 3 with none); when no hand scores enough either way, the
+        claim stands (the race for the round)."""
+        seat = view.get("seat") or 0
+        laid = len((view.get("tables") or [[]] * (seat + 1))[seat])
+        have, unseen = self._have(view), self._unseen(view)
+        pool: int = self._remembered("pool", view, self._count_pool)
+        a, b = plan[0], plan[1]
+
+        def draws(claims: int, extra: str | None) -> float:
+            points = self._shape_points(view, plan, claims)
+            if points is None:
+                return math.inf
+
+            def cost(k: str, target: int) -> float:
+                missing = target - have[k] - (1 if k == extra else 0)
+                if missing <= 0:
+                    return 0.0
+                u = unseen[k]
+                return missing * pool / u if u >= missing else math.inf
+
+            shapes = (
+                cost(a, 4) + cost(b, 4),
+                cost(a, 5) + cost(b, 3),
+                cost(a, 3) + cost(b, 5),
+                cost(a, 8),
+                cost(b, 8),
+            )
+            return min(
+                (d for d, p in zip(shapes, points(a, b), strict=True) if p >= need),
+                default=math.inf,
+            )
+
+        without, with_claim = draws(laid, None), draws(laid + 1, key)
+        return with_claim < without or with_claim == without == math.inf
+
+    def _need(self, view: Mapping[str, Any]) -> float | None:
+        """In the last round, the points a win must score to draw level with the
+        leader (None: not the last round, or I lead: any win takes the game).
+        Rulebook: "The player who has the most points at the end of the game wins." """
+        rnd, rounds = view.get("round"), view.get("rounds")
+        scores = view.get("scores") or []
+        seat = view.get("seat") or 0
+        if rnd is None or rounds is None or rnd < rounds or len(scores) < 2:
+            return None
+        need = max(x for q, x in enumerate(scores) if q != seat) - scores[seat]
+        return float(need) if need > 0 else None
+
+    def _shape_points(
+        self, view: Mapping[str, Any], keys: Sequence[str], claims: int
+    ) -> Callable[[str, str], tuple[float, float, float, float, float]] | None:
+        """What each winning shape of a pair scores (4+4, 5+3, 3+5, 8 of the first,
+        8 of the second), with ``claims`` cards taken (reading 7's table)."""
+        scoring = view.get("scoring")
+        if not scoring:
+            return None
+        sizes: Mapping[str, int] = view.get("key_sizes") or {}
+        orphans = set(view.get("orphan_keys") or [])
+        p4 = {k: _content_points(sizes.get(k, 8), k in orphans, scoring) for k in keys}
+        p8 = {k: _eight_points(sizes.get(k, 8), k in orphans, scoring) for k in keys}
+        c = min(claims, 2)
+        method = scoring["method"]
+        m44, m53, m8 = (float(method[s][c]) for s in ("4+4", "5+3", "8"))
+
+        def points(a: str, b: str) -> tuple[float, float, float, float, float]:
+            pa = p4.get(a, 0.0)
+            pb = p4.get(b, 0.0)
+            return (m44 + pa + pb, m53 + pa, m53 + pb, m8 + p8.get(a, 0.0), m8 + p8.get(b, 0.0))
+
+        return points
 
     def _feed_risk(self, view: Mapping[str, Any], card: Mapping[str, Any]) -> float:
         """The chance that some opponent may claim ``card`` if I discard it: holds

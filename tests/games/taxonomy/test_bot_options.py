@@ -17,7 +17,7 @@ from bestiary.sim.runner import simulate
 
 from .test_bots import _Ctx, base_view, card
 
-DEFAULTS = "greed=0.3,plan=count,defend=0"
+DEFAULTS = "greed=0.3,plan=count,defend=0,final=0"
 
 
 def choose(view: dict[str, Any], legal: list[str], **options: Any) -> str:
@@ -56,7 +56,7 @@ GOLDEN_DECISIONS = {"mean": 518.5, "median": 485.5, "max": 801}
 
 def test_defaults() -> None:
     bot = HeuristicAgent()
-    assert (bot.greed, bot.plan_mode, bot.defend) == (0.3, "count", 0.0)
+    assert (bot.greed, bot.plan_mode, bot.defend, bot.final) == (0.3, "count", 0.0, False)
 
 
 @pytest.mark.parametrize(
@@ -68,6 +68,7 @@ def test_defaults() -> None:
         ("plan", "", "plan must be one of count, reach"),
         ("greed", "x", "greed must be a number"),
         ("defend", "nan", "defend must be between 0"),
+        ("final", "maybe", "final must be one of"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(option: str, value: str, words: str) -> None:
@@ -148,3 +149,61 @@ def test_defend_ignores_an_opponent_without_room_to_lay() -> None:
     laid = [{"key": "Undead", "cards": [card(f"U{i}", "Undead", ["Undead"]) for i in range(5)]}]
     view["tables"] = [[], laid]
     assert HeuristicAgent(defend=60)._feed_risk(view, hand[7]) == 0.0
+
+
+# -- final -----------------------------------------------------------------------------------
+
+
+def _final_view(scores: list[int], rnd: int = 4) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Three Undead and three Slimes (big types: a set of 4 of them scores 0) and two
+    Plants (seven in the deck: a set of 4 scores 2), in round ``rnd`` of 4; eight
+    Undead and five Slimes are discarded (no set of 8 can be made)."""
+    undead = [card(f"Undead{i}", "Undead", ["Undead"]) for i in range(3)]
+    slimes = [card(f"Slime{i}", "Slime", ["Slime"]) for i in range(3)]
+    plants = [card(f"Plant{i}", "Plant", ["Plant"]) for i in range(2)]
+    gone = [card(f"Undead{i}", "Undead", ["Undead"]) for i in range(3, 11)]
+    gone += [card(f"Slime{i}", "Slime", ["Slime"]) for i in range(3, 8)]
+    hand = undead + slimes + plants + [card("Elf0", "Elf", ["Elf"])]
+    return hand, base_view(hand, scores=scores, round=rnd, rounds=4, discards=gone)
+
+
+def test_final_plans_a_hand_that_scores_enough_in_the_last_round() -> None:
+    """Rulebook: "The player who has the most points at the end of the game wins." and
+    "-a set of 4 monsters of a type with 5 to 7 monsters [...], 2pts / -a set of 4
+    monsters of a type with 8 or more monsters, 0pts". Four points behind in the last
+    round, Undead and Slimes (a 5+3 or a 4+4 without claims: 3 points) cannot catch up; a
+    set of Plants can (5 points), so final plans the Plants and keeps them."""
+    hand, view = _final_view([0, 4])
+    legal = [f"discard {c['name']}" for c in hand]
+    assert sorted(HeuristicAgent(plan="reach")._plan(view)) == ["Slime", "Undead"]
+    assert "Plant" in HeuristicAgent(plan="reach", final=True)._plan(view)
+    assert choose(view, legal, plan="reach", final=True) not in ("discard Plant0", "discard Plant1")
+    # Not the last round, or not behind: the plain plan.
+    for scores, rnd in (([0, 4], 3), ([4, 0], 4), ([2, 2], 4)):
+        _, other = _final_view(scores, rnd)
+        assert sorted(HeuristicAgent(plan="reach", final=True)._plan(other)) == ["Slime", "Undead"]
+
+
+def test_final_passes_a_claim_that_leaves_too_few_points() -> None:
+    """Scoring: "-2 sets of 4, 1 card taken from another player during the game, 2 points"
+    against "no cards were taken [...], 3pts". Three behind in the last round with Undead
+    and Slimes (both 0 points a set): after a claim they score at most 2, so final passes."""
+    hand, view = _final_view([0, 3])
+    hand.pop()  # the Plants go: the plan stays Undead and Slimes
+    hand.pop()
+    hand.pop()
+    view["claim"] = {"key": None}
+    legal = ["claim Undead", "pass"]
+    assert choose(view, legal, plan="reach") == "claim Undead"
+    assert choose(view, legal, plan="reach", final=True) == "pass"
+    view["scores"] = [0, 2]  # two behind: a 2-point win draws level, worth the claim
+    assert choose(view, legal, plan="reach", final=True) == "claim Undead"
+
+
+def test_final_reads_the_round_in_lite_playouts_too() -> None:
+    """``lite=1`` (search playouts) asks for the round as well when ``final`` is on, so the
+    same options play the same games with and without it."""
+    opts = "greed=2,plan=reach,defend=60,final=1"
+    full = _summary([f"heuristic:{opts}", "heuristic"])
+    lite = _summary([f"heuristic:{opts},lite=1", "heuristic"])
+    assert lite["wins"] == full["wins"] and lite["decisions"] == full["decisions"]
