@@ -110,8 +110,9 @@ def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -
     assert playable(get_game("monster-maker"), "hard", 2000) == (
         f"{hard},playout=odds_cache=1;lite=1;{tuned},guide={tuned},confidence=3"
     )
+    tuned = "doubler=9;marginal=1;share_late=2"
     assert playable(get_game("teratozoic"), "hard", 2000) == (
-        f"{hard},playout=samples=1;doubler=6,guide=doubler=6,confidence=3"
+        f"{hard},playout=samples=1;{tuned},guide={tuned},confidence=3"
     )
     for game_id in ("taxonomy", "monster-maker", "teratozoic"):
         game = get_game(game_id)

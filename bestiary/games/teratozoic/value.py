@@ -19,13 +19,13 @@ from typing import Any
 
 from ...agents.value import softmax_chances
 
-#: The heuristic's tuned options (RULES.md, "Bots": 56.8% of 1,000 two-seat
-#: games against the plain bot). ``doubler=9;marginal=1;share_late=2``
-#: measured stronger since (2 seats 62.8% of 2,000 fresh games, seeds
-#: 40000-40999 and 50000-50999; 4 seats 44.3% of 1,000 as one against three
-#: plain, 1.77x a fair share); it is not switched on here because
-#: tests/server/test_bot_specs.py spells out this string (not this game's file).
-TUNED = "doubler=6"
+#: The heuristic's tuned options (RULES.md, "Bots"): a doubling card valued
+#: more, a card's closing gain measured against the Gene Pool without the
+#: hand's ungained cards, colour share late weighed less. Against the plain
+#: bot, seats rotated: 2 seats 1,257 of 2,000 fresh games (62.8%, seeds
+#: 40000-40999 and 50000-50999); 4 seats, one against three plain, 1.77x a
+#: fair share (RULES.md for the counts). ``doubler=6`` alone: 56.8%.
+TUNED = "doubler=9;marginal=1;share_late=2"
 #: What the search plays with here (the hint and the server's hard level add
 #: it): the tuned heuristic as its guide and in its playouts, with one sample
 #: of the others' hands per expression plan in playouts (``samples=1``); it
