@@ -112,23 +112,20 @@ def _content_points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) 
 
 
 def _points(size: int, orphan: bool, scoring: Mapping[str, Any] | None) -> float:
-    if not scoring:
-        return 0.0
-    four = scoring["four"]
-    if orphan:
-        return float(four["orphans"])
-    for band in four["sizes"]:
-        if band["up_to"] is None or size <= band["up_to"]:
-            return float(band["points"])
-    return 0.0
+    return _band_points(scoring["four"], size, orphan) if scoring else 0.0
 
 
 def _eight_points(size: int, orphan: bool, scoring: Mapping[str, Any]) -> float:
     """What a set of 8 of a key of this size scores (the table's ``eight`` rows)."""
-    eight = scoring["eight"]
+    return _band_points(scoring["eight"], size, orphan)
+
+
+def _band_points(rows: Mapping[str, Any], size: int, orphan: bool) -> float:
+    """The points of a scoring table's rows (``four`` or ``eight``) for a key
+    of ``size`` cards, or for orphans."""
     if orphan:
-        return float(eight["orphans"])
-    for band in eight["sizes"]:
+        return float(rows["orphans"])
+    for band in rows["sizes"]:
         if band["up_to"] is None or size <= band["up_to"]:
             return float(band["points"])
     return 0.0

@@ -299,16 +299,7 @@ class HeuristicAgent:
             return self._staked_plan(ctx, view, deck, colours, progress, ignore, can_hold)
         mine = best_build(deck, hand, ignore).score
         wins = 0.0
-        for _ in range(self.samples):
-            state = ctx.determinize()
-            assert isinstance(state, TeratozoicState)
-            best_other = 0
-            for s in state.competing:
-                if s == ctx.seat:
-                    continue
-                declared = view["players"][s]["declared"]
-                cards = state.played(s) if declared else state.hand[s]
-                best_other = max(best_other, best_build(deck, cards, ignore).score)
+        for best_other, _ in self._sample_others(ctx, view, deck, ignore):
             wins += 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
         if wins / self.samples >= self._threshold(view, ctx.seat):
             return []
@@ -324,6 +315,28 @@ class HeuristicAgent:
 
         ranked = sorted(hand, key=lambda c: -kept_worth(c))
         return ranked[:can_hold]
+
+    def _sample_others(
+        self, ctx: AgentContext, view: dict[str, Any], deck: tuple[Card, ...], ignore: bool
+    ) -> list[tuple[int, list[int]]]:
+        """Per sample of the hidden cards (``samples`` of them): the best score
+        among the other competing players' plays (a declared player's played
+        cards, else its whole hand) and the cards they play."""
+        out: list[tuple[int, list[int]]] = []
+        for _ in range(self.samples):
+            state = ctx.determinize()
+            assert isinstance(state, TeratozoicState)
+            best_other = 0
+            played: list[int] = []
+            for s in state.competing:
+                if s == ctx.seat:
+                    continue
+                declared = view["players"][s]["declared"]
+                cards = state.played(s) if declared else state.hand[s]
+                best_other = max(best_other, best_build(deck, cards, ignore).score)
+                played += cards
+            out.append((best_other, played))
+        return out
 
     def _staked_plan(
         self,
@@ -359,20 +372,9 @@ class HeuristicAgent:
         takes, keeps = era["winner_play"], era["others_hand"]
         others: list[int] = []  # the best other play's score, per sample
         table: list[list[float]] = []  # the others' played cards' worths, per sample
-        for _ in range(self.samples):
-            state = ctx.determinize()
-            assert isinstance(state, TeratozoicState)
-            best_other = 0
-            cards_seen: list[float] = []
-            for s in state.competing:
-                if s == ctx.seat:
-                    continue
-                declared = view["players"][s]["declared"]
-                cards = state.played(s) if declared else state.hand[s]
-                best_other = max(best_other, best_build(deck, cards, ignore).score)
-                cards_seen += [worth(c) for c in cards]
+        for best_other, cards in self._sample_others(ctx, view, deck, ignore):
             others.append(best_other)
-            table.append(cards_seen)
+            table.append([worth(c) for c in cards])
         rivals = max(
             sum(
                 1
