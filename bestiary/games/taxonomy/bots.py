@@ -404,27 +404,19 @@ class HeuristicAgent:
                 if table_keys and not (table_keys <= {a, b}):
                     continue
                 b3, b4, b5, b8 = costs[b]
+                # Expected draws to each winning shape: 4+4, 5+3, 3+5, 8 of either.
+                shapes = (
+                    a4 + b4,
+                    a5 + b3,
+                    a3 + b5,
+                    a8 if b not in table_keys else inf,
+                    b8 if a not in table_keys else inf,
+                )
                 if points is None:
-                    c = min(
-                        a4 + b4,
-                        a5 + b3,
-                        a3 + b5,
-                        a8 if b not in table_keys else inf,
-                        b8 if a not in table_keys else inf,
-                    )
-                else:
-                    shapes = zip(
-                        (
-                            a4 + b4,
-                            a5 + b3,
-                            a3 + b5,
-                            a8 if b not in table_keys else inf,
-                            b8 if a not in table_keys else inf,
-                        ),
-                        points(a, b),
-                        strict=True,
-                    )
-                    c = min((d for d, p in shapes if p >= goal), default=inf)
+                    c = min(shapes)
+                else:  # final: only the shapes that score enough
+                    scored = zip(shapes, points(a, b), strict=True)
+                    c = min((d for d, p in scored if p >= goal), default=inf)
                 if best is None or (c, rank) < best[:2]:
                     best = (c, rank, [a, b])
         if (best is None or best[0] == math.inf) and need:
