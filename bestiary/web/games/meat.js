@@ -6,6 +6,7 @@
 import { getJSON, h, pageStyle } from "../js/api.js";
 import { card, colourOf, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
+import { morph } from "../js/morph.js";
 
 pageStyle("meat", import.meta.url); // its stylesheet sits next to it
 
@@ -285,26 +286,31 @@ function sideRow(view, row, state, api) {
       content = namedCard(pending.creatures[x]);
       content.classList.add("meat-planned");
     } else content = h("div", { class: "meat-empty" }, t("empty"));
-    const slot = h("div", { class: "meat-lane", "data-lane": lane, "data-seat": row.seat }, h("div", { class: "meat-lane-name" }, t(LANE_NAME[lane])), content);
-    // My lanes accept the picked (or dragged) creature.
-    if (row.seat === view.seat) {
+    // My lanes accept the picked (or dragged) creature. The drop handlers
+    // go through h() so a redraw that keeps the lane moves them to it.
+    const mineHere = row.seat === view.seat;
+    const drops = mineHere
+      ? {
+          ondragover: (e) => {
+            if (e.dataTransfer.types.includes("text/plain")) e.preventDefault();
+          },
+          ondrop: (e) => {
+            e.preventDefault();
+            const a = `place ${e.dataTransfer.getData("text/plain")} ${lane}`;
+            if (legal.includes(a)) {
+              selected = null;
+              api.act(a);
+            }
+          },
+        }
+      : {};
+    const slot = h("div", { class: "meat-lane", "data-lane": lane, "data-seat": row.seat, ...drops }, h("div", { class: "meat-lane-name" }, t(LANE_NAME[lane])), content);
+    if (mineHere) {
       const act = selected && `place ${selected} ${lane}`;
       if (act && legal.includes(act)) {
         slot.classList.add("meat-drop");
         slot.append(h("button", { type: "button", class: "small meat-place", "data-action": act, onclick: () => ((selected = null), api.act(act)) }, t("place here")));
       }
-      slot.addEventListener("dragover", (e) => {
-        const name = e.dataTransfer.types.includes("text/plain") ? true : false;
-        if (name) e.preventDefault();
-      });
-      slot.addEventListener("drop", (e) => {
-        e.preventDefault();
-        const a = `place ${e.dataTransfer.getData("text/plain")} ${lane}`;
-        if (legal.includes(a)) {
-          selected = null;
-          api.act(a);
-        }
-      });
     }
     return slot;
   });
@@ -459,5 +465,6 @@ export function render(root, state, api) {
     summaries(state, api),
     h("p", { class: "muted meat-drafted" }, t("Drafted this round:") + " ", view.drafted.map((d, s) => `${seatName(api, s)}: ${d.join(", ") || "—"}`).join(" · ")),
   ];
-  root.replaceChildren(h("div", { class: "meat-page" }, ...parts.filter(Boolean)));
+  // In place: a redraw keeps the buttons a person may be pressing (morph.js).
+  morph(root, [h("div", { class: "meat-page" }, ...parts.filter(Boolean))]);
 }

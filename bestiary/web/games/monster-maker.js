@@ -5,6 +5,7 @@
 import { getJSON, h, pageStyle } from "../js/api.js";
 import { card, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
+import { morph } from "../js/morph.js";
 
 pageStyle("monster-maker", import.meta.url); // its stylesheet sits next to it
 
@@ -589,5 +590,6 @@ export function render(root, state, api) {
   if (view.final) {
     parts.push(finalPanel(view, api, state.result));
   }
-  root.replaceChildren(h("div", { class: "mm-page" }, ...parts));
+  // In place: a redraw keeps the buttons a person may be pressing (morph.js).
+  morph(root, [h("div", { class: "mm-page" }, ...parts)]);
 }

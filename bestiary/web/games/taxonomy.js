@@ -7,6 +7,7 @@
 // a seat that is not asked about a discard sees the table wait between turns.
 import { actionButtons, statusLine } from "../js/generic.js";
 import { card } from "../js/cards.js";
+import { morph } from "../js/morph.js";
 
 // Translation: js/i18n.js sets globalThis.t; until it has loaded, the
 // English source text with its {name} placeholders filled.
@@ -289,7 +290,27 @@ export function render(root, state, api) {
 
   // Anything legal the page did not offer above (a rule added later) stays playable.
   const rest = (state.legal || []).filter((a) => !used.has(a));
-  if (rest.length) parts.splice(2, 0, actionButtons({ ...state, legal: rest }, api));
+  if (rest.length) parts.splice(2, 0, restButtons(root, { ...state, legal: rest }, api));
 
-  root.replaceChildren(...parts);
+  // In place: a redraw keeps the buttons a person may be pressing (morph.js).
+  morph(root, parts);
+}
+
+// The generic action buttons, with a filter the morph can keep: its handler
+// looks the buttons up in the page (the generic one holds the fresh ones,
+// which a redraw discards for the live ones), and each render applies the
+// words the person has typed, which the morph keeps in the live field.
+function restButtons(root, state, api) {
+  const box = actionButtons(state, api);
+  const filter = box.querySelector("input.filter");
+  if (!filter) return box;
+  const live = root.querySelector(".actions > input.filter");
+  const apply = (input, buttons) => {
+    const q = input.value.toLowerCase();
+    for (const b of buttons) b.hidden = Boolean(q) && !b.dataset.action.toLowerCase().includes(q);
+  };
+  const mine = api.h("input", { class: "filter", placeholder: filter.placeholder, oninput: (e) => apply(e.currentTarget, e.currentTarget.parentNode.querySelectorAll("button.action")) });
+  filter.replaceWith(mine);
+  if (live) apply(live, box.querySelectorAll("button.action"));
+  return box;
 }

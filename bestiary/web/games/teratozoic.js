@@ -5,6 +5,7 @@
 import { getJSON, h, pageStyle } from "../js/api.js";
 import { card, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
+import { morph, on } from "../js/morph.js";
 
 pageStyle("teratozoic", import.meta.url); // its stylesheet sits next to it
 
@@ -186,7 +187,7 @@ function buildGrid(build, label, take = null) {
         g.classList.add("takeable");
         g.setAttribute("data-action", act);
         g.setAttribute("role", "button");
-        g.addEventListener("click", () => take.api.act(act));
+        on(g, "click", () => take.api.act(act)); // through on(): a kept cell gets the new render's handler
       }
       drawTile(g, info, c.t, gx, gy);
       s.append(g);
@@ -393,14 +394,17 @@ function handPanel(view, state, api) {
     return b;
   };
   const zone = (cls, name, ids, where) => {
-    const z = h("div", { class: `tz-zone ${cls}` + (planning ? " open" : "") }, h("div", { class: "tz-zone-name" }, name), h("div", { class: "cards" }, ...ids.map((id) => cardButton(id, where))));
-    z.addEventListener("dragover", (e) => planning && e.preventDefault());
-    z.addEventListener("drop", (e) => {
+    const drop = (e) => {
       e.preventDefault();
       const id = Number(e.dataTransfer.getData("text/plain"));
       if ((where === "held") !== plan.held.has(id)) toggle(id);
-    });
-    return z;
+    };
+    return h(
+      "div",
+      { class: `tz-zone ${cls}` + (planning ? " open" : ""), ondragover: (e) => planning && e.preventDefault(), ondrop: drop },
+      h("div", { class: "tz-zone-name" }, name),
+      h("div", { class: "cards" }, ...ids.map((id) => cardButton(id, where))),
+    );
   };
   const heldIds = [...view.held_cards, ...plan.held];
   const box = h(
@@ -569,20 +573,23 @@ function markFits(root, id) {
 function dropSpot(cls, fits, opts, api, extra) {
   const sel = place.card;
   const act = sel !== null && fits.includes(sel) ? pick(opts, sel) : null;
-  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act || (fits.length ? t("drop a card here") : ""), ...extra });
+  // The handlers go through h(): a redraw that keeps the spot moves them to it.
+  const handlers = {
+    onclick: () => act && api.act(act),
+    onkeydown: (e) => act && (e.key === "Enter" || e.key === " ") && api.act(act),
+    ondragover: (e) => {
+      if (drag.card !== null && fits.includes(drag.card)) e.preventDefault();
+    },
+    ondrop: (e) => {
+      e.preventDefault();
+      const id = Number(e.dataTransfer.getData("text/plain"));
+      const text = fits.includes(id) ? pick(opts, id) : null;
+      drag.card = null;
+      if (text) api.act(text);
+    },
+  };
+  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act || (fits.length ? t("drop a card here") : ""), ...extra, ...handlers });
   if (cls === "tz-target") el.append(h("span", { class: "tz-target-mark" }, act ? (act.endsWith(" turned") ? t("here, turned") : t("here")) : "+"));
-  el.addEventListener("click", () => act && api.act(act));
-  el.addEventListener("keydown", (e) => act && (e.key === "Enter" || e.key === " ") && api.act(act));
-  el.addEventListener("dragover", (e) => {
-    if (drag.card !== null && fits.includes(drag.card)) e.preventDefault();
-  });
-  el.addEventListener("drop", (e) => {
-    e.preventDefault();
-    const id = Number(e.dataTransfer.getData("text/plain"));
-    const text = fits.includes(id) ? pick(opts, id) : null;
-    drag.card = null;
-    if (text) api.act(text);
-  });
   return el;
 }
 
@@ -786,5 +793,6 @@ export function render(root, state, api) {
       ),
     );
   }
-  root.replaceChildren(h("div", { class: "tz-page" }, ...parts));
+  // In place: a redraw keeps the buttons a person may be pressing (morph.js).
+  morph(root, [h("div", { class: "tz-page" }, ...parts)]);
 }

@@ -1,5 +1,6 @@
 // The server's lobby API and the play socket, for the lobby and table pages.
 import { t } from "./i18n.js";
+import { on } from "./morph.js";
 
 // Who this browser is, for the server's quotas: people behind one router then
 // each get their own share (a random id kept on this device, nothing more).
@@ -121,11 +122,13 @@ export function pageStyle(id, moduleUrl) {
 }
 
 // Small DOM helper: h("div", {class: "x", onclick: f}, child, "text", ...)
+// Handlers go through on() (morph.js): a board redrawn with morph() keeps
+// its elements, and a kept element must run the new render's handler.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") on(el, k.slice(2), v);
     else if (k === "class") el.className = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
     else el.setAttribute(k, v === true ? "" : v);
