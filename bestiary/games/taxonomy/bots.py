@@ -41,6 +41,14 @@ plays exactly the plain bot's moves):
   defeat), pairing up to ten keys, and claims only when the claim brings such
   a hand nearer (a claim costs points: "2 sets of 4, 1 card taken [...], 2
   points" against 3). No such hand left: it races as before. With ``plan=reach``.
+- ``cycle`` (0): what each card that a discarded monster's nature takes
+  with it (a proud one's group, a cheerful one's fellows, a mean one's random
+  card) is worth less than its keep value: the hand is refilled from the stock
+  at once ("he must have 8 cards at the end [...] by drawing up to 8 from the
+  middle"), so every such card is an extra draw in the same turn. 0 counts the
+  loss alone (the plain bot, which hoards mean and proud strays); 6 sends a
+  proud monster with two strays of its group or a mean one from a hand of
+  strays, cycling the hand faster than the turns alone.
 
 ``lite=1`` (a playout option: ``ismcts:playout=lite=1``) makes the same moves
 faster: it asks for only the entries of its view that it reads (hand, tables,
@@ -147,6 +155,7 @@ class HeuristicAgent:
         plan: str = "count",
         defend: float | str = 0.0,
         final: bool | str = False,
+        cycle: float | str = 0.0,
     ) -> None:
         self.rng = Rng(seed)
         self.greed = option_number("greed", greed)
@@ -154,6 +163,7 @@ class HeuristicAgent:
         self.plan_mode = option_choice("plan", plan, PLAN_MODES)
         self.defend = option_number("defend", defend, 0.0, 1000.0)
         self.final = option_flag("final", final)
+        self.cycle = option_number("cycle", cycle, 0.0, 100.0)
         # Per decision: _have, _unseen and _plan of the view in hand (pure
         # functions of it, asked several times per decision).
         self._memo: dict[str, Any] = {}
@@ -578,6 +588,12 @@ class HeuristicAgent:
             best = max(best, v)
         return best
 
+    def _lost(self, value: float) -> float:
+        """What losing a card to a nature (proud, cheerful, mean) costs: its keep
+        value less ``cycle``, the worth of the draw that refills the hand ("he
+        must have 8 cards at the end [...] by drawing up to 8 from the middle")."""
+        return value - self.cycle
+
     def _nature_cost(
         self,
         card: Mapping[str, Any],
@@ -590,16 +606,18 @@ class HeuristicAgent:
         cost = 0.0
         if "proud" in natures:
             group = _group(card)
-            cost += sum(keep[id(c)] for c in hand if c is not card and _group(c) == group)
+            cost += sum(
+                self._lost(keep[id(c)]) for c in hand if c is not card and _group(c) == group
+            )
             cost += 1.0  # the ban lasts the whole game
         if "cheerful" in natures:
             cost += sum(
-                keep[id(c)]
+                self._lost(keep[id(c)])
                 for c in hand
                 if c is not card and "cheerful" in (c.get("natures") or [])
             )
         if "mean" in natures:
-            cost += mean_loss
+            cost += self._lost(mean_loss)
         if "aggressive" in natures:
             cost -= 0.5
         return cost

@@ -17,7 +17,7 @@ from bestiary.sim.runner import simulate
 
 from .test_bots import _Ctx, base_view, card
 
-DEFAULTS = "greed=0.3,plan=count,defend=0,final=0"
+DEFAULTS = "greed=0.3,plan=count,defend=0,final=0,cycle=0"
 
 
 def choose(view: dict[str, Any], legal: list[str], **options: Any) -> str:
@@ -56,7 +56,13 @@ GOLDEN_DECISIONS = {"mean": 518.5, "median": 485.5, "max": 801}
 
 def test_defaults() -> None:
     bot = HeuristicAgent()
-    assert (bot.greed, bot.plan_mode, bot.defend, bot.final) == (0.3, "count", 0.0, False)
+    assert (bot.greed, bot.plan_mode, bot.defend, bot.final, bot.cycle) == (
+        0.3,
+        "count",
+        0.0,
+        False,
+        0.0,
+    )
 
 
 @pytest.mark.parametrize(
@@ -69,6 +75,8 @@ def test_defaults() -> None:
         ("greed", "x", "greed must be a number"),
         ("defend", "nan", "defend must be between 0"),
         ("final", "maybe", "final must be one of"),
+        ("cycle", "fast", "cycle must be a number"),
+        ("cycle", "-2", "cycle must be between 0"),
     ],
 )
 def test_a_bad_value_is_a_clear_error(option: str, value: str, words: str) -> None:
@@ -149,6 +157,48 @@ def test_defend_ignores_an_opponent_without_room_to_lay() -> None:
     laid = [{"key": "Undead", "cards": [card(f"U{i}", "Undead", ["Undead"]) for i in range(5)]}]
     view["tables"] = [[], laid]
     assert HeuristicAgent(defend=60)._feed_risk(view, hand[7]) == 0.0
+
+
+# -- cycle ----------------------------------------------------------------------------------
+
+
+def test_cycle_sends_a_proud_monster_with_its_strays() -> None:
+    """Rulebook (proud): "You must discard all cards with the same type as the proud
+    monster", and "he must have 8 cards at the end [...] by drawing up to 8 from the
+    middle": the group's strays are replaced by fresh draws this very turn. With two stray
+    Angels (one proud) beside the Slimes and Undead it builds, the plain bot throws the
+    plain Angel and keeps the proud one; with cycle it sends the proud Angel, and the other
+    Angel with it, for two draws."""
+    slimes = [card(f"Slime{i}", "Slime", ["Slime"]) for i in range(4)]
+    undead = [card(f"Undead{i}", "Undead", ["Undead"]) for i in range(3)]
+    proud = card("Angel0", "Angel", ["Angel"], ["proud"])
+    hand = [*slimes, *undead, proud, card("Angel1", "Angel", ["Angel"])]
+    view = base_view(hand)
+    legal = [f"discard {c['name']}" for c in hand]
+    assert choose(view, legal) == "discard Angel1"
+    assert choose(view, legal, cycle=6) == "discard Angel0"
+
+
+def test_cycle_sends_a_mean_monster_from_a_hand_of_strays() -> None:
+    """Rulebook (mean): "when discarded, such a monster takes revenge on the player, and
+    causes him to have to discard an additional random card" — and the hand is then drawn
+    back up to 8. Among four strays the plain bot counts the random loss as the hand's
+    average card and keeps the mean Imp for good; with cycle the loss is mostly a stray
+    that a draw replaces, so the Imp goes."""
+    slimes = [card(f"Slime{i}", "Slime", ["Slime"]) for i in range(4)]
+    imp = card("Imp0", "Fiend", ["Fiend"], ["mean"])
+    strays = [
+        card("Plant0", "Plant", ["Plant"]),
+        card("Angel0", "Angel", ["Angel"]),
+        card("Elf0", "Elf", ["Elf"]),
+        card("Undead0", "Undead", ["Undead"]),
+    ]
+    hand = [*slimes, imp, *strays]
+    view = base_view(hand)
+    view["key_sizes"]["Fiend"] = 13
+    legal = [f"discard {c['name']}" for c in hand]
+    assert choose(view, legal) != "discard Imp0"
+    assert choose(view, legal, cycle=10) == "discard Imp0"
 
 
 # -- final -----------------------------------------------------------------------------------
