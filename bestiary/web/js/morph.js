@@ -64,15 +64,16 @@ function morphChildren(parent, fresh) {
     if (!byKey.has(k)) byKey.set(k, []);
     byKey.get(k).push(n);
   }
-  let at = 0; // live siblings before this index are used or passed over
+  let at = 0; // unkeyed live siblings before this index are used or passed over
   let prev = null; // the last node placed
   for (const n of fresh) {
     const match = findMatch(n, live, at, used, byKey);
     let node;
     if (match) {
       used.add(match);
-      const i = live.indexOf(match);
-      if (i >= at) at = i + 1;
+      // A keyed match may come from anywhere (a card that moved): only the
+      // unkeyed ones advance the position the others are looked for from.
+      if (keyOf(match) === null) at = live.indexOf(match) + 1;
       morphNode(match, n);
       node = match;
     } else node = n;
@@ -92,10 +93,10 @@ function findMatch(n, live, at, used, byKey) {
     return list.find((c) => !used.has(c) && sameKind(c, n)) || null;
   }
   if (n.nodeType !== Node.ELEMENT_NODE) {
-    // A text (or comment) node: the next unused live node, if of its kind.
+    // A text (or comment) node: the next unused unkeyed live node, if of its kind.
     for (let i = at; i < live.length; i++) {
       const c = live[i];
-      if (used.has(c)) continue;
+      if (used.has(c) || keyOf(c) !== null) continue;
       return sameKind(c, n) ? c : null;
     }
     return null;
