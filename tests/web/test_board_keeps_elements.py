@@ -345,3 +345,47 @@ def test_morph_draws_exactly_the_fresh_tree(server: str, browser: Any) -> None:
         assert out == 0
     finally:
         page.close()
+
+
+def test_a_new_panel_leaves_the_others_in_place(server: str, browser: Any) -> None:
+    """A panel that appears above others of its kind (Taxonomy's attack box
+    above the hand, with a peek box of the same first class further down) is
+    new: the hand, the peek and the table below keep their elements (the
+    discard pile's opened <details> was lost so once)."""
+    page = browser.new_page()
+    try:
+        page.goto(server + "/")
+        out = page.evaluate(
+            """async () => {
+              const { h } = await import('/static/js/api.js');
+              const { morph } = await import('/static/js/morph.js');
+              const root = document.createElement('div');
+              document.body.append(root);
+              const board = (attack) => [
+                h('p', { class: 'turn' }, 'turn'),
+                attack ? h('div', { class: 'tx-box tx-attack' }, 'attack?') : null,
+                h('h3', {}, 'Your hand'),
+                h('div', { class: 'tx-hand' }, h('div', { class: 'tx-group' }, 'g')),
+                h('div', { class: 'tx-box tx-peek' }, 'peek'),
+                h('h3', {}, 'On the table'),
+                h('div', { class: 'tx-tables' }, h('details', {}, h('summary', {}, 'all'))),
+              ];
+              morph(root, board(false));
+              const before = [...root.children];
+              root.querySelector('details').open = true;
+              morph(root, board(true));
+              const after = [...root.children];
+              const r = {
+                kept: before.every((e) => after.includes(e)),
+                classes: after.map((e) => e.className).join(','),
+                open: root.querySelector('details').open,
+              };
+              root.remove();
+              return r;
+            }"""
+        )
+        assert out["kept"], out
+        assert out["classes"] == "turn,tx-box tx-attack,,tx-hand,tx-box tx-peek,,tx-tables"
+        assert out["open"] is True
+    finally:
+        page.close()

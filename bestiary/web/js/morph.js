@@ -11,10 +11,14 @@
 //   live sibling with the same tag and key, wherever it stands; a card's
 //   button stays that card's when the hand shifts, so a press on one card is
 //   never released on another card's (recycled) button;
-// - an element without a key matches the next unused live sibling with the
-//   same tag and first class name, or else the live sibling in its place when
-//   it has the same tag;
-// - a text node matches the live text node in its place.
+// - a node without a key (elements by tag and first class name, text) is
+//   matched in order with the unkeyed live siblings: the live one in its place
+//   when alike; else, when that live one is still wanted by a later fresh
+//   sibling, the fresh node is new (inserted before it); else the live one was
+//   dropped, and the next alike live sibling is taken; else a live one of the
+//   same tag in its place is reused. (Taking the next alike sibling blindly
+//   took a panel from further down for a new one, and then the hand's panel
+//   became the table's.)
 // Anything new is inserted (the fresh node itself); live nodes left over are
 // removed.
 //
@@ -64,16 +68,16 @@ function morphChildren(parent, fresh) {
     if (!byKey.has(k)) byKey.set(k, []);
     byKey.get(k).push(n);
   }
-  let at = 0; // unkeyed live siblings before this index are used or passed over
+  // How many fresh unkeyed siblings still to come have each kind.
+  const wanted = new Map();
+  for (const n of fresh) if (keyOf(n) === null) wanted.set(kindOf(n), (wanted.get(kindOf(n)) || 0) + 1);
+  const state = { live, used, byKey, wanted, at: 0 }; // at: unkeyed live siblings before it are used or dropped
   let prev = null; // the last node placed
   for (const n of fresh) {
-    const match = findMatch(n, live, at, used, byKey);
+    const match = findMatch(n, state);
     let node;
     if (match) {
       used.add(match);
-      // A keyed match may come from anywhere (a card that moved): only the
-      // unkeyed ones advance the position the others are looked for from.
-      if (keyOf(match) === null) at = live.indexOf(match) + 1;
       morphNode(match, n);
       node = match;
     } else node = n;
@@ -86,30 +90,41 @@ function morphChildren(parent, fresh) {
   for (const n of live) if (!used.has(n)) n.remove();
 }
 
-function findMatch(n, live, at, used, byKey) {
+// An unkeyed node's kind: text, or an element's tag and first class name.
+function kindOf(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return `#${node.nodeType}`;
+  return `${node.namespaceURI} ${node.nodeName}.${firstClass(node)}`;
+}
+
+function findMatch(n, st) {
   const k = keyOf(n);
   if (k !== null) {
-    const list = byKey.get(k) || [];
-    return list.find((c) => !used.has(c) && sameKind(c, n)) || null;
+    const list = st.byKey.get(k) || [];
+    return list.find((c) => !st.used.has(c) && sameKind(c, n)) || null;
   }
-  if (n.nodeType !== Node.ELEMENT_NODE) {
-    // A text (or comment) node: the next unused unkeyed live node, if of its kind.
-    for (let i = at; i < live.length; i++) {
-      const c = live[i];
-      if (used.has(c) || keyOf(c) !== null) continue;
-      return sameKind(c, n) ? c : null;
+  const kind = kindOf(n);
+  st.wanted.set(kind, st.wanted.get(kind) - 1); // this one is being placed
+  const next = (from) => {
+    for (let i = from; i < st.live.length; i++) {
+      const c = st.live[i];
+      if (!st.used.has(c) && keyOf(c) === null) return i;
     }
-    return null;
-  }
-  const cls = firstClass(n);
-  let here = null; // the first unused unkeyed live sibling, for the fallback
-  for (let i = at; i < live.length; i++) {
-    const c = live[i];
-    if (used.has(c) || keyOf(c) !== null) continue;
-    if (here === null) here = c;
-    if (sameKind(c, n) && firstClass(c) === cls) return c;
-  }
-  return here && sameKind(here, n) ? here : null;
+    return -1;
+  };
+  const take = (i) => {
+    st.at = i + 1;
+    return st.live[i];
+  };
+  const here = next(st.at);
+  if (here < 0) return null;
+  const c = st.live[here];
+  if (kindOf(c) === kind) return take(here);
+  // The live one in this place is wanted later: this fresh node is new.
+  if (st.wanted.get(kindOf(c)) > 0) return null;
+  // It is not wanted: dropped. An alike live sibling further on is this one.
+  for (let i = next(here + 1); i >= 0; i = next(i + 1)) if (kindOf(st.live[i]) === kind) return take(i);
+  // Nothing alike: reuse the dropped one when it has the same tag.
+  return sameKind(c, n) ? take(here) : null;
 }
 
 // The state a person changes in place (what they typed, ticked, opened)
