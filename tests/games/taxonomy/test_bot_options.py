@@ -257,3 +257,12 @@ def test_final_reads_the_round_in_lite_playouts_too() -> None:
     full = _summary([f"heuristic:{opts}", "heuristic"])
     lite = _summary([f"heuristic:{opts},lite=1", "heuristic"])
     assert lite["wins"] == full["wins"] and lite["decisions"] == full["decisions"]
+
+
+def test_cycle_reads_only_the_lite_fields() -> None:
+    """``cycle`` weighs cards of the hand alone, so ``lite=1`` (search playouts, the
+    partial view) plays the very same games with it."""
+    opts = "greed=0,plan=reach,defend=60,cycle=6"
+    full = _summary([f"heuristic:{opts}", "heuristic"])
+    lite = _summary([f"heuristic:{opts},lite=1", "heuristic"])
+    assert lite == full
