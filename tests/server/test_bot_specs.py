@@ -106,7 +106,7 @@ def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -
     assert playable(get_game("taxonomy"), "hard", 2000) == (
         f"{hard},playout=lite=1;{tuned},guide={tuned},confidence=3,leave=rps"
     )
-    tuned = "road=plan;block_margin=0"
+    tuned = "road=plan;block_margin=0;worth=hand;heal=stronger;doomed=block;draws=left;hold=0.75"
     assert playable(get_game("monster-maker"), "hard", 2000) == (
         f"{hard},playout=odds_cache=1;lite=1;{tuned},guide={tuned},confidence=3"
     )

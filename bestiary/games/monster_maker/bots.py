@@ -28,10 +28,28 @@ the plain bot's play, which stays the yardstick:
   ``plan`` only those the landing needs (without one it lands less likely,
   as ``road=plan`` reckons it: the others go first); ``hand`` also halves the
   worth of a character with three as strong beside it in hand.
+- ``heal`` (``always``): "Heal" exchanges a Cleric for a fallen character;
+  ``stronger`` does it only for a character worth more than the Cleric (not
+  for a Magic-User, 2D+2 against the Cleric's 2D+3).
+- ``doomed`` (``walk``): with no draw left for it and a hand that cannot take
+  it home, ``block`` lays no more corridors and places its monsters before
+  the others instead (before any of them, not only a leader ahead of it).
+- ``draws`` (``deck``): ``left`` makes ``road=plan`` count on only the draws
+  the pile still holds for this seat (the pile shared among the players still
+  below: none, one, or two and more), and ``doomed`` look ahead the same way.
+- ``target_gold`` (0): which opponent a monster goes before: the furthest
+  along, plus this times its gold in sight (banked, prizes, treasures carried
+  home) per 1,000.
+- ``hold`` (0): keep the strongest monster in hand until a leader is this far
+  along (0 to 1: out, then back) — the one about to get home and draw the
+  prize; a second monster may go before a leader earlier, the weakest first.
+- ``block_lead`` changes no move when ``block_margin`` is 0 or less (any
+  leader ahead is blocked then).
 
-The strongest measured in seat-rotated games against the plain bot:
-``heuristic:road=plan,block_margin=0``, with ``worth=hand`` about a point
-better, within the noise (RULES.md, "The heuristic bot"; the options' tests:
+The strongest measured in seat-rotated games against the plain bot (``TUNED``
+in value.py): ``road=plan,block_margin=0,worth=hand,heal=stronger,
+doomed=block,draws=left,hold=0.75`` — 38.4% of 2,000 four-seat games, one
+against three plain (RULES.md, "The heuristic bot"; the options' tests:
 ``tests/games/monster_maker/test_bot_options.py``).
 """
 
@@ -75,6 +93,20 @@ ROADS = ("common", "plan", "count")
 # ``hand``: ``plan``, and a character beyond the three strongest in hand is
 # worth half (a party seldom needs more; a Detour or a corridor may).
 WORTHS = ("length", "plan", "hand")
+# After a battle, which fallen character a Cleric is exchanged for ("Heal"):
+# ``always`` (the strongest fallen one, even one weaker than the Cleric) or
+# ``stronger`` (only one worth more than the Cleric given for it).
+HEALS = ("always", "stronger")
+# A player who cannot get home any more (no draws left, and the hand cannot
+# land the road back or reach the treasure room and back): ``walk`` plays its
+# corridors as ever, ``block`` lays none and places its monsters before the
+# others instead (its own corridors bring it nothing; theirs take gold home).
+DOOMED = ("walk", "block")
+# How many draws ``road=plan`` counts on: ``deck`` (always one or two), or
+# ``left`` (the draws this seat still gets before the draw pile runs out: the
+# pile shared among the players still in the dungeon, none in the endgame).
+DRAWS = ("deck", "left")
+CARRIED = 150  # target_gold: a treasure carried, in gold, once home
 PARTY = 3  # worth=hand: characters in hand at full worth
 KEEP = 0.7  # plan: play a corridor unless it leaves a landing this much less likely
 TWO_DRAWS = 0.5  # plan: a landing that needs two draws is worth this much of one
@@ -117,6 +149,11 @@ class HeuristicAgent:
         road: str = "common",
         keep: str | float = KEEP,
         worth: str = "length",
+        heal: str = "always",
+        doomed: str = "walk",
+        draws: str = "deck",
+        target_gold: str | float = 0.0,
+        hold: str | float = 0.0,
     ) -> None:
         self.rng = Rng(seed)
         self.fight_odds = _odds_option("fight_odds", fight_odds)
@@ -129,6 +166,11 @@ class HeuristicAgent:
         self.road = option_choice("road", road, ROADS)
         self.keep = option_number("keep", keep, 0.0, 10.0)
         self.worth = option_choice("worth", worth, WORTHS)
+        self.heal = option_choice("heal", heal, HEALS)
+        self.doomed = option_choice("doomed", doomed, DOOMED)
+        self.draws = option_choice("draws", draws, DRAWS)
+        self.target_gold = option_number("target_gold", target_gold, 0.0, 10.0)
+        self.hold = option_number("hold", hold, 0.0, 1.0)
         self.odds_cache = option_flag("odds_cache", odds_cache)
         self.lite = option_flag("lite", lite)
         self._odds: dict[tuple[tuple[Member, ...], int, int], float] = {}
@@ -165,6 +207,7 @@ class HeuristicAgent:
         for m in legal:
             by.setdefault(m.kind, []).append(m)
         turn = _Turn(self, cs, table, view, ctx.seat, by, rules)
+        turn.ctx = ctx
         return turn.decide()
 
 
@@ -194,6 +237,8 @@ class _Turn:
         self.hand = [cs.by_name[n.casefold()].index for n in view["hand"]]
         self.tindex = {t.name: t.index for t in cs.treasures}
         self._draws_now: list[tuple[int, float]] | None = None
+        self.ctx: AgentContext | None = None
+        self._pile: int | None = None
         self._land_now: float | None = None
 
     def mean(self, c: int) -> float:
@@ -229,8 +274,7 @@ class _Turn:
         if card.kind == "monster":
             return 1.0 + card.value / 10
         if card.kind == "character":
-            extra = 1.0 if card.has("avoids_traps") else 0.0
-            worth = 1.0 + self.mean(c) / 5 + extra
+            worth = self.character_worth(c)
             if self.agent.worth == "hand" and self._surplus(c):
                 worth /= 2
             return worth
@@ -240,13 +284,22 @@ class _Turn:
             return 2.5
         return 0.0
 
+    def character_worth(self, c: int) -> float:
+        """A character's worth: its mean strength, and one more for a Thief
+        (it avoids traps)."""
+        extra = 1.0 if self.cs.cards[c].has("avoids_traps") else 0.0
+        return 1.0 + self.mean(c) / 5 + extra
+
     def cheapest(self, moves: list[Move]) -> Move:
         return min(moves, key=lambda m: (self.card_worth(m.a), m.index))
 
     def leader(self, targets: set[int]) -> int | None:
         best, best_p = None, -2.0
+        weight = self.agent.target_gold
         for s in targets:
             p = self.progress(self.view["players"][s])
+            if weight:
+                p += weight * self._gold(self.view["players"][s]) / 1000
             if p > best_p:
                 best, best_p = s, p
         return best
@@ -259,6 +312,87 @@ class _Turn:
             self._land_now = self._landing(left, corridors)
         corridors.remove(cards[c].value)
         return self._landing(left, corridors) < self._land_now
+
+    def _gold(self, p: dict[str, Any]) -> float:
+        """``target_gold``: the gold a seat has in sight — banked treasures (a
+        die's mean until rolled), prizes — and its treasures carried, worth
+        their average treasure's gold as far as it is along the road home."""
+        cs = self.cs
+        worthless = set(p["worthless"])
+        rolled = dict(p["rolled"])
+        gold = 0.0
+        for name in p["banked"]:
+            if name in worthless:
+                continue
+            if name in rolled:
+                gold += rolled[name]
+                continue
+            g = cs.treasures[self.tindex[name]].gold
+            gold += g.dice * 3.5 * g.times + g.plus if g.rolled else g.fixed
+        prizes = {x.name: x.gold for x in cs.prizes}
+        gold += sum(prizes[n] for n in p["prizes"])
+        carried = len(p["open_treasures"]) + p["hidden_treasures"]
+        return gold + CARRIED * carried * max(self.progress(p), 0.0)
+
+    def _heal_gains(self, c: int) -> bool:
+        """``heal=stronger``: "Heal" gives a Cleric from the hand for the fallen
+        ``c``: worth it only when ``c`` is worth more than the Cleric (a
+        Magic-User's 2D+2 is weaker than the Cleric's 2D+3, which also dispels)."""
+        cards = self.cs.cards
+        clerics = [x for x in self.hand if cards[x].has("heals")]
+        if not clerics:
+            return False
+        cleric = min(clerics, key=self.character_worth)
+        return self.character_worth(c) > self.character_worth(cleric)
+
+    def _draws_left(self) -> int:
+        """``draws=left``: the draws this seat still gets: none in the endgame,
+        else the draw pile shared among the players still in the dungeon (2 at
+        most: the landing counts no more)."""
+        if self.view["endgame"]:
+            return 0
+        if self.agent.draws == "deck":
+            return 2
+        active = sum(1 for p in self.view["players"] if p["status"] in ("outward", "returning"))
+        return min(2, self._draw_pile() // max(active, 1))
+
+    def _draw_pile(self) -> int:
+        """The draw pile's size (public); ``lite`` views lack it, so it is asked
+        for alone, once per decision (the seat's view builds it)."""
+        if self._pile is None:
+            if "draw_pile" in self.view:
+                self._pile = int(self.view["draw_pile"])
+            else:
+                assert self.ctx is not None
+                self._pile = int(self.ctx.view(frozenset({"draw_pile"}))["draw_pile"])
+        return self._pile
+
+    def is_doomed(self) -> bool:
+        """``doomed=block``: no draws left and the hand cannot take this seat
+        home (reach the treasure room, then land the road back exactly)."""
+        if self._draws_left() > 0:
+            return False
+        cards, me = self.cs.cards, self.me
+        corridors = [cards[c].value for c in self.hand if cards[c].kind == "corridor"]
+        if me["status"] == "returning":
+            return not _reachable(corridors, me["return_target"] - me["distance_back"])
+        if me["status"] != "outward":
+            return False
+        # Outward: some corridors reach the room, the rest land the way back.
+        need = self.view["treasure_room"] - me["distance_out"]
+        n = len(corridors)
+        if n > 16:
+            return False
+        for mask in range(1, 1 << n):
+            out = [corridors[i] for i in range(n) if mask >> i & 1]
+            go = sum(out)
+            if go < need:
+                continue
+            back = [corridors[i] for i in range(n) if not mask >> i & 1]
+            # No OPEN treasure counted: the road back is the way out.
+            if _reachable(back, me["distance_out"] + go):
+                return False
+        return True
 
     def _surplus(self, c: int) -> bool:
         """``worth=hand``: besides ``c``, at least ``PARTY`` characters in hand
@@ -400,7 +534,9 @@ class _Turn:
     def after(self) -> Move:
         by = self.by
         if "heal" in by:
-            return max(by["heal"], key=lambda m: self.mean(m.a))
+            best = max(by["heal"], key=lambda m: self.mean(m.a))
+            if self.agent.heal == "always" or self._heal_gains(best.a):
+                return best
         if "send" in by:
             targets = {m.a for m in by["send"]}
             lead = self.leader(targets)
@@ -467,7 +603,8 @@ class _Turn:
             sums |= {s + v for s in sums if s + v <= left}
         if left in sums:
             return 2.0
-        if self.view["endgame"]:
+        draws_left = self._draws_left()
+        if draws_left == 0:
             return 0.0
         draws = self._draw_odds()
         one = two = 0.0
@@ -477,6 +614,8 @@ class _Turn:
                 break
             if r in sums:
                 one += p
+            if draws_left < 2:
+                continue
             for w, q in draws:
                 if r - w < 0:
                     break
@@ -553,6 +692,9 @@ class _Turn:
         if "door" in by:
             return self.cheapest(by["door"])
         corridor = self.corridor_choice(by["corridor"]) if "corridor" in by else None
+        doomed = self.agent.doomed == "block" and self.is_doomed()
+        if doomed:
+            corridor = None
         if "monster" in by:
             targets = {m.b for m in by["monster"]}
             lead = self.leader(targets)
@@ -563,7 +705,12 @@ class _Turn:
             ahead = (lp > mine and lp >= ag.block_lead) or lp >= mine + ag.block_margin
             if corridor is None or ahead:
                 ms = [m for m in by["monster"] if m.b == lead]
-                return max(ms, key=lambda m: cards[m.a].value)
+                if lp >= ag.hold or doomed:
+                    return max(ms, key=lambda m: cards[m.a].value)
+                # hold: the strongest monster waits for a leader nearer home;
+                # a second one may go now, the weakest.
+                if sum(1 for c in self.hand if cards[c].kind == "monster") >= 2:
+                    return min(ms, key=lambda m: cards[m.a].value)
         if corridor is not None:
             return corridor
         # Must give up a card anyway: a long-shot battle costs no more.

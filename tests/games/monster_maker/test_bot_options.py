@@ -21,7 +21,7 @@ from bestiary.games.monster_maker.bots import (
 )
 from bestiary.games.monster_maker.rules import MonsterMakerState
 
-from .mm_helpers import at_treasure, cid, give, table, walk
+from .mm_helpers import at_treasure, cid, dice, give, table, walk
 
 # Every new option at its default, written as a spec writes it.
 DEFAULTS = {
@@ -34,6 +34,11 @@ DEFAULTS = {
     "road": "common",
     "keep": "0.7",
     "worth": "length",
+    "heal": "always",
+    "doomed": "walk",
+    "draws": "deck",
+    "target_gold": "0",
+    "hold": "0",
 }
 
 
@@ -236,6 +241,13 @@ def test_sure_win_fights_a_big_monster_only_at_those_odds() -> None:
         ("road", "fast", "road must be one of common, plan, count"),
         ("keep", "-1", "keep must be between 0 and 10"),
         ("worth", "gold", "worth must be one of length, plan, hand"),
+        ("heal", "never", "heal must be one of always, stronger"),
+        ("doomed", "yes", "doomed must be one of walk, block"),
+        ("draws", "2", "draws must be one of deck, left"),
+        ("target_gold", "rich", "target_gold must be a number"),
+        ("target_gold", "-1", "target_gold must be between 0 and 10"),
+        ("hold", "later", "hold must be a number"),
+        ("hold", "1.5", "hold must be between 0 and 1"),
     ],
 )
 def test_a_bad_option_value_is_refused_clearly(option: str, value: str, words: str) -> None:
@@ -285,3 +297,144 @@ def test_worth_hand_sheds_a_fourth_character_before_a_detour() -> None:
     assert _decide(st) == "discard Detour"
     assert _decide(st, worth="plan") == "discard Detour"
     assert _decide(st, worth="hand") == "discard Dwarf"
+
+
+def _after_a_won_battle(fallen: str) -> MonsterMakerState:
+    """Seat 0 beat a Kobold (7) with ``fallen`` alone; a Cleric and a corridor
+    in hand, so "Heal" is offered after the battle."""
+    st = table(players=2)
+    walk(st, 0, 40)
+    st.monster[0] = cid(st, "Kobold")
+    give(st, 0, fallen, "Cleric", "Corridor 10")
+    st.apply_text(0, f"fight with {fallen}")
+    dice(st, 12)
+    st.apply_text(0, "roll")
+    assert st.phase == "after"
+    return st
+
+
+def test_heal_stronger_keeps_a_cleric_stronger_than_the_fallen() -> None:
+    """<Cleric> 2): the Cleric "can be exchanged for a character card that was
+    just used and discarded earlier in the turn" — an exchange, so it gains
+    only when the character is worth more than the Cleric (2D+3, and it
+    dispels the undead). The plain bot gives its Cleric for a Magic-User
+    (2D+2); ``heal=stronger`` keeps it, and still gives it for a Fighter (3D+3)."""
+    st = _after_a_won_battle("Magic-User")
+    assert _decide(st) == "heal Magic-User"
+    assert _decide(st, heal="stronger") == "end turn"
+    assert _decide(st, heal="stronger", worth="hand") == "end turn"
+    st = _after_a_won_battle("Fighter")
+    assert _decide(st) == "heal Fighter"
+    assert _decide(st, heal="stronger") == "heal Fighter"
+
+
+def test_doomed_block_places_a_monster_instead_of_a_useless_corridor() -> None:
+    """<Endgame>: "once someone has returned from the dungeon, noone may draw
+    any more cards. After that, you must return from the dungeon with only the
+    cards in hand ... Any party that is unable to return from the dungeon, dies
+    inside of it." 35p left with a 10p corridor in hand and no draws: seat 0
+    cannot get home whatever it plays. ``road=plan`` lays the corridor anyway;
+    ``doomed=block`` places its Ogre before seat 1, still on its way (the
+    corridor brings seat 0 nothing, seat 1's return takes gold home)."""
+    st = table(players=3)
+    at_treasure(st, 0)
+    st.back[0] = [cid(st, "Corridor 40"), cid(st, "Corridor 20"), cid(st, "Corridor 5")]
+    st.dist_back[0] = 65
+    walk(st, 1, 40, 40)
+    walk(st, 2, 40)
+    st.status[2] = 2  # seat 2 is home: the endgame
+    st.endgame = True
+    give(st, 0, "Corridor 10", "Ogre", "Fighter")
+    assert _decide(st, road="plan") == "play Corridor 10"
+    assert _decide(st, road="plan", doomed="block") == "place Ogre before seat 1"
+    # A hand that still lands the rest (20 + 10 + 5) plays on, the longest first.
+    give(st, 0, "Corridor 10", "Corridor 5", "Corridor 20", "Ogre")
+    assert _decide(st, road="plan", doomed="block") == "play Corridor 20"
+
+
+def test_draws_left_counts_only_the_draws_the_pile_still_holds() -> None:
+    """<The Road Back>: a player may "decline to play any corridor cards until
+    the one you need to finish your path comes up, as long as there are cards
+    in the draw pile"; <Endgame>: "When the draw pile is exhausted, noone may
+    draw any more cards." 25p left, a 20p in hand: ``keep=10`` waits for a 5p
+    (or a 15p and a 10p) while the pile is full; with one card left for two
+    players still below (``draws=left``: no draw of its own to come) waiting
+    brings nothing, so it plays the 20p."""
+    st = table(players=2)
+    at_treasure(st, 0)
+    st.back[0] = [cid(st, "Corridor 40"), cid(st, "Corridor 30"), cid(st, "Corridor 5")]
+    st.dist_back[0] = 75
+    walk(st, 1, 40)
+    give(st, 0, "Corridor 20", "Fighter")
+    assert _decide(st, road="plan", keep="10") == "pass"
+    assert _decide(st, road="plan", keep="10", draws="left") == "pass"
+    st.deck = st.deck[:1]
+    assert _decide(st, road="plan", keep="10") == "pass"
+    assert _decide(st, road="plan", keep="10", draws="left") == "play Corridor 20"
+
+
+def test_target_gold_blocks_the_richer_of_two_leaders() -> None:
+    """§5: "Compare everyone's gold, and the player with the most gold wins";
+    <Turn> 2): a monster "in front of an opponent's corridor card(s) in order
+    to interfere with that player's progress". Seats 1 and 2 are equally far
+    along; seat 2 has banked a 500 prize. The plain bot blocks the first it
+    finds (seat 1); ``target_gold=0.5`` blocks the one whose return costs it
+    more, seat 2."""
+    st = table(players=3)
+    walk(st, 1, 40, 20)
+    walk(st, 2, 40, 20)
+    st.prizes[2] = [next(p.index for p in st.cs.prizes if p.gold == 500)]
+    give(st, 0, "Ogre", "Fighter")
+    assert _decide(st) == "place Ogre before seat 1"
+    assert _decide(st, target_gold="0.5") == "place Ogre before seat 2"
+
+
+def test_hold_keeps_the_strongest_monster_for_a_leader_near_home() -> None:
+    """<Turn> 2): a monster "in front of an opponent's corridor card(s) in order
+    to interfere with that player's progress"; <Prize Cards>: "The first player
+    to return from the dungeon may draw 1 prize card", and <Endgame>: then "noone
+    may draw any more cards". A monster stops a leader about to get home and
+    take the prize; spent on the way out it only slows one. Seat 1 is 20p ahead
+    on the way out: ``block_margin=0`` places the Ogre at once; with
+    ``hold=0.75`` the bot walks on and keeps it, places the weaker of two, and
+    places the Ogre before a leader three quarters of the way home."""
+    st = table(players=2)
+    walk(st, 0, 40)
+    walk(st, 1, 40, 20)
+    give(st, 0, "Corridor 20", "Ogre", "Fighter")
+    assert _decide(st, block_margin="0") == "place Ogre before seat 1"
+    assert _decide(st, block_margin="0", hold="0.75") == "play Corridor 20"
+    give(st, 0, "Corridor 20", "Ogre", "Kobold", "Fighter")
+    assert _decide(st, block_margin="0", hold="0.75") == "place Kobold before seat 1"
+    st = table(players=2)
+    walk(st, 0, 40)
+    at_treasure(st, 1)
+    st.back[1] = [cid(st, "Corridor 40"), cid(st, "Corridor 20")]
+    st.dist_back[1] = 60  # 0.5 + 0.5 * 60 / 100 = 0.8 of the way
+    give(st, 0, "Corridor 20", "Ogre", "Fighter")
+    assert _decide(st, block_margin="0", hold="0.75") == "place Ogre before seat 1"
+
+
+def test_the_tuned_options_play_the_same_moves_with_lite_views() -> None:
+    """The search's playouts read a ``lite`` view (no draw pile count in it):
+    ``draws=left`` then asks for the pile alone, so whole four-seat games with
+    the tuned options go move for move the same with ``lite=1;odds_cache=1``."""
+    from bestiary.games.monster_maker.value import TUNED
+
+    tuned = dict(kv.split("=") for kv in TUNED.split(";"))
+    for seed in (810, 811):
+        plain_st = GAME.new(4, seed=seed)
+        lite_st = GAME.new(4, seed=seed)
+        assert isinstance(plain_st, MonsterMakerState)
+        assert isinstance(lite_st, MonsterMakerState)
+        plain_st.quiet()
+        lite_st.quiet()
+        plain = [HeuristicAgent(seed=s, **tuned) for s in range(4)]
+        lite = [HeuristicAgent(seed=s, lite="1", odds_cache="1", **tuned) for s in range(4)]
+        while not plain_st.over:
+            seat = plain_st.to_act()[0]
+            a = plain[seat].act(AgentContext(plain_st, seat, Rng(seat)))
+            b = lite[seat].act(AgentContext(lite_st, seat, Rng(seat)))
+            assert a == b
+            plain_st.apply(seat, a)
+            lite_st.apply(seat, b)
