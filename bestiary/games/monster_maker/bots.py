@@ -369,20 +369,25 @@ class _Turn:
 
     def is_doomed(self) -> bool:
         """``doomed=block``: no draws left and the hand cannot take this seat
-        home (reach the treasure room, then land the road back exactly)."""
-        if self._draws_left() > 0:
+        home (reach the treasure room, then land the road back exactly). The
+        hand is looked at first: the pile's size costs a lite view a whole view."""
+        if not self.view["endgame"] and self.agent.draws == "deck":
             return False
+        return not self._hand_goes_home() and self._draws_left() == 0
+
+    def _hand_goes_home(self) -> bool:
+        """The corridors in hand take this seat home without a draw."""
         cards, me = self.cs.cards, self.me
         corridors = [cards[c].value for c in self.hand if cards[c].kind == "corridor"]
         if me["status"] == "returning":
-            return not _reachable(corridors, me["return_target"] - me["distance_back"])
+            return _reachable(corridors, me["return_target"] - me["distance_back"])
         if me["status"] != "outward":
-            return False
+            return True
         # Outward: some corridors reach the room, the rest land the way back.
         need = self.view["treasure_room"] - me["distance_out"]
         n = len(corridors)
         if n > 16:
-            return False
+            return True
         for mask in range(1, 1 << n):
             out = [corridors[i] for i in range(n) if mask >> i & 1]
             go = sum(out)
@@ -391,8 +396,8 @@ class _Turn:
             back = [corridors[i] for i in range(n) if not mask >> i & 1]
             # No OPEN treasure counted: the road back is the way out.
             if _reachable(back, me["distance_out"] + go):
-                return False
-        return True
+                return True
+        return False
 
     def _surplus(self, c: int) -> bool:
         """``worth=hand``: besides ``c``, at least ``PARTY`` characters in hand
