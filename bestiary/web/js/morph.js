@@ -51,6 +51,12 @@ function firstClass(node) {
 // Make the live children of `root` follow `children` (nodes or strings).
 export function morph(root, children) {
   const fresh = children.flat().filter((c) => c !== undefined && c !== null && c !== false).map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  // The first drawing has nothing to keep: the fresh tree goes in as it is
+  // (also what a page drawn into a detached or minimal element needs).
+  if (!root.firstChild) {
+    root.replaceChildren(...fresh);
+    return;
+  }
   const active = document.activeElement;
   const hadFocus = active && active !== document.body && root.contains(active);
   morphChildren(root, fresh);
