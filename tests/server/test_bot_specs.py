@@ -102,7 +102,7 @@ def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -
     # speed (playouts that make the same moves faster); Taxonomy leaves
     # rock-paper-scissors unsearched to the heuristic's even mix.
     hard = "ismcts:seconds=1,rollout_limit=200"
-    tuned = "greed=0;plan=reach;defend=60"
+    tuned = "greed=0;plan=reach;defend=60;cycle=6"
     assert playable(get_game("taxonomy"), "hard", 2000) == (
         f"{hard},playout=lite=1;{tuned},guide={tuned},confidence=3,leave=rps"
     )
