@@ -207,7 +207,6 @@ class HeuristicAgent:
         for m in legal:
             by.setdefault(m.kind, []).append(m)
         turn = _Turn(self, cs, table, view, ctx.seat, by, rules)
-        turn.ctx = ctx
         return turn.decide()
 
 
@@ -237,8 +236,6 @@ class _Turn:
         self.hand = [cs.by_name[n.casefold()].index for n in view["hand"]]
         self.tindex = {t.name: t.index for t in cs.treasures}
         self._draws_now: list[tuple[int, float]] | None = None
-        self.ctx: AgentContext | None = None
-        self._pile: int | None = None
         self._land_now: float | None = None
 
     def mean(self, c: int) -> float:
@@ -357,20 +354,12 @@ class _Turn:
         return min(2, self._draw_pile() // max(active, 1))
 
     def _draw_pile(self) -> int:
-        """The draw pile's size (public); ``lite`` views lack it, so it is asked
-        for alone, once per decision (the seat's view builds it)."""
-        if self._pile is None:
-            if "draw_pile" in self.view:
-                self._pile = int(self.view["draw_pile"])
-            else:
-                assert self.ctx is not None
-                self._pile = int(self.ctx.view(frozenset({"draw_pile"}))["draw_pile"])
-        return self._pile
+        """The draw pile's size (public; a ``lite`` view has it too)."""
+        return int(self.view["draw_pile"])
 
     def is_doomed(self) -> bool:
         """``doomed=block``: no draws left and the hand cannot take this seat
-        home (reach the treasure room, then land the road back exactly). The
-        hand is looked at first: the pile's size costs a lite view a whole view."""
+        home (reach the treasure room, then land the road back exactly)."""
         if not self.view["endgame"] and self.agent.draws == "deck":
             return False
         return not self._hand_goes_home() and self._draws_left() == 0

@@ -127,6 +127,7 @@ _PARTS: dict[str, Callable[[MonsterMakerBoard, int], Any]] = {
     "battle": lambda self, seat: _battle(self, *_names(self)),
     "hand": lambda self, seat: sorted(self.cs.card_names[c] for c in self.hands[seat]),
     "my_treasures": lambda self, seat: [self.cs.treasure_names[t] for t in self.held[seat]],
+    "draw_pile": lambda self, seat: len(self.deck),
 }
 
 
