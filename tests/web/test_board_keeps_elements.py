@@ -223,21 +223,40 @@ def test_a_kept_button_acts_on_the_new_update(server: str, browser: Any) -> None
         page.close()
 
 
-def test_morph_keeps_what_the_person_changed(server: str, browser: Any) -> None:
-    """morph() itself: a kept element gets the new handler; keyed siblings
-    keep their elements when they change places; what a person typed, an
-    opened <details> and the focus survive a redraw that did not change them;
-    a field the render changes shows the render's value."""
+def _morph_in_page(server: str, browser: Any, body: str) -> Any:
+    """Run ``body`` (JavaScript returning the result) in a page with ``h``,
+    ``morph`` and an empty ``root`` in the document, and return its result."""
     page = browser.new_page()
     try:
         page.goto(server + "/")
-        out = page.evaluate(
+        return page.evaluate(
             """async () => {
               const { h } = await import('/static/js/api.js');
               const { morph } = await import('/static/js/morph.js');
               const root = document.createElement('div');
               document.body.append(root);
-              const calls = [];
+              try {
+"""
+            + body
+            + """
+              } finally {
+                root.remove();
+              }
+            }"""
+        )
+    finally:
+        page.close()
+
+
+def test_morph_keeps_what_the_person_changed(server: str, browser: Any) -> None:
+    """morph() itself: a kept element gets the new handler; keyed siblings
+    keep their elements when they change places; what a person typed, an
+    opened <details> and the focus survive a redraw that did not change them;
+    a field the render changes shows the render's value."""
+    out = _morph_in_page(
+        server,
+        browser,
+        """              const calls = [];
               const draw = (tag, order, value) => morph(root, [
                 h('button', { id: 'b', onclick: () => calls.push(tag) }, 'go ' + tag),
                 h('ul', {}, ...order.map((k) => h('li', { 'data-key': k, tabindex: 0 }, k))),
@@ -268,34 +287,27 @@ def test_morph_keeps_what_the_person_changed(server: str, browser: Any) -> None:
               draw('three', ['c'], 'y');  // the render changes the field now
               r.changed = typed.value;
               r.left = root.querySelectorAll('li').length;
-              root.remove();
               return r;
-            }"""
-        )
-        assert out["sameButton"] and out["text"] == "go two"
-        assert out["calls"] == ["two"]  # the new render's handler, never the old
-        assert out["order"] == "cab" and out["sameItems"]
-        assert out["typed"] == "typed by hand"
-        assert out["open"] is True
-        assert out["focused"] is True
-        assert out["changed"] == "y"
-        assert out["left"] == 1
-    finally:
-        page.close()
+""",
+    )
+    assert out["sameButton"] and out["text"] == "go two"
+    assert out["calls"] == ["two"]  # the new render's handler, never the old
+    assert out["order"] == "cab" and out["sameItems"]
+    assert out["typed"] == "typed by hand"
+    assert out["open"] is True
+    assert out["focused"] is True
+    assert out["changed"] == "y"
+    assert out["left"] == 1
 
 
 def test_morph_draws_exactly_the_fresh_tree(server: str, browser: Any) -> None:
     """Random trees (keyed and unkeyed elements, text, SVG, repeated keys)
     morphed one into the next: the page shows the fresh tree's markup each
     time, and the kept elements are those whose key and tag still match."""
-    page = browser.new_page()
-    try:
-        page.goto(server + "/")
-        out = page.evaluate(
-            """async () => {
-              const { h } = await import('/static/js/api.js');
-              const { morph } = await import('/static/js/morph.js');
-              let seed = 12345;
+    out = _morph_in_page(
+        server,
+        browser,
+        """              let seed = 12345;
               const rand = (n) => {  // xorshift32: reproducible
                 seed ^= seed << 13;
                 seed ^= seed >>> 17;
@@ -327,8 +339,6 @@ def test_morph_draws_exactly_the_fresh_tree(server: str, browser: Any) -> None:
                 }
                 return kids;
               };
-              const root = document.createElement('div');
-              document.body.append(root);
               let bad = 0;
               for (let round = 0; round < 300; round++) {
                 const fresh = tree(0);
@@ -338,13 +348,10 @@ def test_morph_draws_exactly_the_fresh_tree(server: str, browser: Any) -> None:
                 morph(root, fresh);
                 if (root.innerHTML !== want) bad++;
               }
-              root.remove();
               return bad;
-            }"""
-        )
-        assert out == 0
-    finally:
-        page.close()
+""",
+    )
+    assert out == 0
 
 
 def test_a_new_panel_leaves_the_others_in_place(server: str, browser: Any) -> None:
@@ -352,16 +359,10 @@ def test_a_new_panel_leaves_the_others_in_place(server: str, browser: Any) -> No
     above the hand, with a peek box of the same first class further down) is
     new: the hand, the peek and the table below keep their elements (the
     discard pile's opened <details> was lost so once)."""
-    page = browser.new_page()
-    try:
-        page.goto(server + "/")
-        out = page.evaluate(
-            """async () => {
-              const { h } = await import('/static/js/api.js');
-              const { morph } = await import('/static/js/morph.js');
-              const root = document.createElement('div');
-              document.body.append(root);
-              const board = (attack) => [
+    out = _morph_in_page(
+        server,
+        browser,
+        """              const board = (attack) => [
                 h('p', { class: 'turn' }, 'turn'),
                 attack ? h('div', { class: 'tx-box tx-attack' }, 'attack?') : null,
                 h('h3', {}, 'Your hand'),
@@ -380,12 +381,9 @@ def test_a_new_panel_leaves_the_others_in_place(server: str, browser: Any) -> No
                 classes: after.map((e) => e.className).join(','),
                 open: root.querySelector('details').open,
               };
-              root.remove();
               return r;
-            }"""
-        )
-        assert out["kept"], out
-        assert out["classes"] == "turn,tx-box tx-attack,,tx-hand,tx-box tx-peek,,tx-tables"
-        assert out["open"] is True
-    finally:
-        page.close()
+""",
+    )
+    assert out["kept"], out
+    assert out["classes"] == "turn,tx-box tx-attack,,tx-hand,tx-box tx-peek,,tx-tables"
+    assert out["open"] is True
