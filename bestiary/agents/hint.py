@@ -60,7 +60,7 @@ def strongest_spec(state: State, seconds: float, iterations: int | None = None) 
     guided = "heuristic" in state.game.agents()
     rollout = "heuristic,rollout_limit=200" if guided else "random"
     budget = f"iterations={iterations}" if iterations is not None else f"seconds={seconds:g}"
-    extra = search_options(state.game)
+    extra = search_options(state.game, state.players)
     return f"ismcts:{budget},rollout={rollout}" + (f",{extra}" if extra else "")
 
 

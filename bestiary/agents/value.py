@@ -40,6 +40,7 @@ HOOK = "value_estimate"
 DEPTH = "VALUE_DEPTH"
 READY = "value_ready"
 OPTIONS = "SEARCH_OPTIONS"
+OPTIONS_BY_PLAYERS = "SEARCH_OPTIONS_BY_PLAYERS"
 
 
 @dataclass(frozen=True)
@@ -77,14 +78,21 @@ def find_value(state: State) -> GameValue | None:
     return found
 
 
-def search_options(game: Game) -> str:
+def search_options(game: Game, players: int | None = None) -> str:
     """The ISMCTS options the game's search was measured strongest with, as
     spec text (``"playout=lookahead=0"``; "" when it names none): the
-    ``SEARCH_OPTIONS`` of its value module. The hint and the server's
-    strongest level add them to their budgets."""
+    ``SEARCH_OPTIONS`` of its value module, or for a table of ``players`` the
+    entry of its ``SEARCH_OPTIONS_BY_PLAYERS`` when it has one (a team game
+    whose search plays differently with a teammate). The hint and the
+    server's strongest level add them to their budgets."""
     for module_name in _game_modules(game):
         module = _load(module_name)
-        options = getattr(module, OPTIONS, None) if module is not None else None
+        if module is None:
+            continue
+        by_players = getattr(module, OPTIONS_BY_PLAYERS, None)
+        if players is not None and isinstance(by_players, dict) and players in by_players:
+            return str(by_players[players])
+        options = getattr(module, OPTIONS, None)
         if isinstance(options, str) and options:
             return options
     return ""

@@ -33,16 +33,17 @@ _ISMCTS_RANGES = {"c": (0.0, 10.0), "rollout_limit": (1.0, 400.0), "seconds": (0
 _FRACTIONAL = {"c", "seconds"}
 
 
-def level_spec(game: Game, level: str) -> str:
+def level_spec(game: Game, level: str, players: int | None = None) -> str:
     """The spec a level plays: easy is random, normal the game's own bot (or a
     short search), hard a search for a second a move, its playouts played by
     the game's own bot where it has one (it keeps that bot's move unless the
-    samples show a better one)."""
+    samples show a better one), with the options the game names for a table
+    of ``players``."""
     if level == "easy":
         return "random"
     if level == "normal":
         return "heuristic" if "heuristic" in game.agents() else "ismcts:iterations=100"
-    extra = search_options(game)  # what the game's search plays best with
+    extra = search_options(game, players)  # what the game's search plays best with
     if "heuristic" in game.agents():
         return "ismcts:seconds=1,rollout_limit=200" + (f",{extra}" if extra else "")
     return "ismcts:iterations=400" + (f",{extra}" if extra else "")
@@ -154,12 +155,16 @@ def check_spec(
 
 
 def playable(
-    game: Game, spec: str | None, max_iterations: int, agents: Mapping[str, str] | None = None
+    game: Game,
+    spec: str | None,
+    max_iterations: int,
+    agents: Mapping[str, str] | None = None,
+    players: int | None = None,
 ) -> str:
-    """The spec a stored bot seat runs: a level resolved, an operator's agent
-    resolved to its ``module:Object``, and anything a client may no longer
-    seat (an old table, an agent the operator no longer enables) replaced by
-    the normal level."""
+    """The spec a stored bot seat runs at a table of ``players``: a level
+    resolved, an operator's agent resolved to its ``module:Object``, and
+    anything a client may no longer seat (an old table, an agent the operator
+    no longer enables) replaced by the normal level."""
     agents = agents or {}
     try:
         clean = check_spec(game, spec or "random", max_iterations, agents)
@@ -168,7 +173,7 @@ def playable(
         clean = "normal"
     if clean in agents:
         return agents[clean]
-    return level_spec(game, clean) if clean in LEVELS else clean
+    return level_spec(game, clean, players) if clean in LEVELS else clean
 
 
 def imports(spec: str, agents: Mapping[str, str] | None) -> bool:

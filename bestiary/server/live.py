@@ -561,7 +561,7 @@ class LiveTable:
         spec = self._specs.get(agent)
         if spec is None:
             spec = self._specs[agent] = playable(
-                self.game, agent, self.limits.max_iterations, self.agents
+                self.game, agent, self.limits.max_iterations, self.agents, self.row.players
             )
         return spec
 

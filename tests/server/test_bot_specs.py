@@ -78,6 +78,41 @@ def test_an_old_unbounded_spec_is_not_played_after_a_restart(tmp_path: Path) -> 
         assert client.get("/api/tables/old-table").json()["status"] == "finished"
 
 
+def test_with_teammates_the_meat_search_leaves_placement_to_the_heuristic() -> None:
+    """docs/RL.md, "M.E.A.T. with teammates": two searching teammates placed
+    their face-down creatures and destiny cards worse than two heuristics, so
+    at 4 and 6 seats the hard level and the hint leave those decisions
+    (``place``, ``set``, ``done``) to the heuristic; at 2 seats they search."""
+    from bestiary.agents import AgentContext, make_agent
+    from bestiary.agents.hint import strongest_spec
+    from bestiary.engine import Rng
+
+    meat = get_game("meat")
+    assert "leave" not in playable(meat, "hard", 2000, players=2)
+    assert "leave" not in strongest_spec(meat.new(2, seed=3), 0.5)
+    for players in (4, 6):
+        assert playable(meat, "hard", 2000, players=players).endswith(
+            ",playout=lookahead=0,leave=place;set;done"
+        )
+        assert strongest_spec(meat.new(players, seed=3), 0.5).endswith(",leave=place;set;done")
+    # At 4 seats the hard level places as its guide, the heuristic, does:
+    # without a search.
+    state = meat.new(4, seed=3)
+    # (a second a move, but none is spent on these decisions)
+    searcher = make_agent(meat, playable(meat, "hard", 2000, players=4), seed=1)
+    plain = make_agent(meat, "heuristic", seed=1)
+    placed = 0
+    while not state.over and placed < 6:
+        seat = state.to_act()[0]
+        kinds = {str(a).split(" ", 1)[0] for a in state.legal(seat)}
+        if kinds <= {"place", "set", "done"}:
+            assert searcher.act(AgentContext(state, seat, Rng(7))) in state.legal(seat)
+            assert searcher.last_iterations == 0  # type: ignore[attr-defined]
+            placed += 1
+        state.apply(seat, plain.act(AgentContext(state, seat, Rng(placed))))
+    assert placed == 6
+
+
 def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -> None:
     """docs/RL.md, "Strength": M.E.A.T.'s search beat the heuristic with its
     playouts' look-ahead off; the hard level (and the hint) play that search,

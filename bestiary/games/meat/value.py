@@ -17,6 +17,12 @@ from .rules import MeatState
 #: times the iterations; at 256 iterations it won 0.66 of 77 two-seat games
 #: against the heuristic, which won 0.49 of the same deals (docs/RL.md, "Strength").
 SEARCH_OPTIONS = "playout=lookahead=0"
+#: With teammates (4 and 6 seats) the placement of creatures and destiny cards
+#: is left to the heuristic (``leave``): two searching teammates placed
+#: worse than two heuristics (docs/RL.md, "M.E.A.T. with teammates").
+SEARCH_OPTIONS_BY_PLAYERS = {
+    players: f"{SEARCH_OPTIONS},leave=place;set;done" for players in (4, 6)
+}
 #: Playout decisions before ``value_estimate`` scores a search's sample.
 VALUE_DEPTH = 16
 #: The estimate's scales, fitted (logistic regression, 91 318 positions of 600
