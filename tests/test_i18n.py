@@ -495,3 +495,39 @@ def test_the_pages_follow_the_browser_language_and_the_toggle(server: str, brows
     assert page.inner_text("#new-table h2") == "New table"
     assert not errors, errors
     context.close()
+
+
+def test_seats_that_share_a_name_are_told_apart_in_the_log() -> None:
+    """Three "hard bot"s at one table: a log line that said "Hard bot draws a
+    card" did not say which. A name two seats share gets the seat ("hard bot
+    (seat 2)", "bot hard (miejsce 2)"); a name of its own stays as it is."""
+    from bestiary.server import messages
+
+    table = {
+        "seats": [
+            {"kind": "human", "name": "Ala"},
+            {"kind": "bot", "agent": "hard", "name": "hard bot"},
+            {"kind": "bot", "agent": "hard", "name": "hard bot"},
+            {"kind": "bot", "agent": "normal", "name": "normal bot"},
+        ]
+    }
+    assert messages.seat_names(table, "en") == (
+        "Ala",
+        "hard bot (seat 1)",
+        "hard bot (seat 2)",
+        "normal bot",
+    )
+    assert messages.seat_names(table, "pl")[1:3] == ("bot hard (miejsce 1)", "bot hard (miejsce 2)")
+    game = get_game("taxonomy")
+    state = game.new(4, seed=1)
+    moves = 0
+    while moves < 60:  # every seat moves: the first legal move, or the next one
+        seat = state.to_act()[0]
+        legal = state.legal(seat)
+        state.apply(seat, legal[moves % len(legal)])
+        moves += 1
+    lines = [e["text"] for e in messages.seat_update(game, state, None, 0, 0, 0, table)["events"]]
+    told = [line for line in lines if "hard bot" in line.casefold()]
+    assert any("hard bot (seat 1)" in line.casefold() for line in told)
+    assert any("hard bot (seat 2)" in line.casefold() for line in told)
+    assert all("hard bot (seat " in line.casefold() for line in told)

@@ -348,9 +348,7 @@ class Hub:
                     self.limits.max_iterations,
                     self.agents,
                 )
-                runs = playable(
-                    game, agent, self.limits.max_iterations, self.agents, len(seats)
-                )
+                runs = playable(game, agent, self.limits.max_iterations, self.agents, len(seats))
                 make_agent(game, runs, 0, allow_import=imports(runs, self.agents))
                 rows.append(SeatRow(i, "bot", agent, str(name or f"{agent} bot")[:64]))
             else:

@@ -88,7 +88,9 @@ _rules: dict[tuple[type, str, str, str], dict[str, str] | None] = {}
 def seat_names(table: Mapping[str, Any] | None, lang: str = "en") -> tuple[str, ...]:
     """The names the table shows for its seats in ``lang`` ("" where a seat has
     none yet: the log line then says "seat N"). A bot the server named after
-    its level ("normal bot") is named in that language; people's names are theirs."""
+    its level ("normal bot") is named in that language; people's names are
+    theirs. A name two seats share ("hard bot", three times at a table of
+    bots) gets its seat, "hard bot (seat 2)": a log line must say which."""
     seats = (table or {}).get("seats") or []
     names: list[str] = []
     for s in seats:
@@ -100,6 +102,13 @@ def seat_names(table: Mapping[str, Any] | None, lang: str = "en") -> tuple[str, 
             with use_language(lang):
                 name = _("{agent} bot").format(agent=agent)
         names.append(str(name)[:60] if name else "")
+    shared = {n for n in names if n and names.count(n) > 1}
+    if shared:
+        with use_language(lang):
+            names = [
+                _("{name} (seat {n})").format(name=n, n=i) if n in shared else n
+                for i, n in enumerate(names)
+            ]
     return tuple(names)
 
 
