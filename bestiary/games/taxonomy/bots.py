@@ -139,6 +139,28 @@ def _band_points(rows: Mapping[str, Any], size: int, orphan: bool) -> float:
     return 0.0
 
 
+def _draws_to(have: int, unseen: int, pool: int, target: int) -> float:
+    """Expected draws to hold ``target`` cards of a key: each missing card costs
+    ``pool / unseen`` (cards not seen over those of the key among them); out
+    of reach when the unseen cards cannot make up the gap."""
+    missing = target - have
+    if missing <= 0:
+        return 0.0
+    return missing * pool / unseen if unseen >= missing else math.inf
+
+
+def _shape_draws(
+    a: Sequence[float], b: Sequence[float]
+) -> tuple[float, float, float, float, float]:
+    """Expected draws to each winning shape of a pair — 4+4, 5+3, 3+5, 8 of
+    the first, 8 of the second — from each key's draws to 3, 4, 5 and 8 of it
+    ("8 cards of the same type, 2 sets of 4 [...], or a set of 5 of one type
+    and 3 of another")."""
+    a3, a4, a5, a8 = a
+    b3, b4, b5, b8 = b
+    return (a4 + b4, a5 + b3, a3 + b5, a8, b8)
+
+
 PLAN_MODES = ("count", "reach")
 REACH_KEYS = 6  # keys (best by the count score) a reach plan pairs up
 HAND_SIZE = 8
@@ -378,47 +400,44 @@ class HeuristicAgent:
             scored.append((value, k))
         scored.sort(reverse=True)
         if self.plan_mode != "count" and len(scored) > 1:
-            width = FINAL_KEYS if self.final and self._need(view) else REACH_KEYS
-            return self._reach_plan(view, [k for _, k in scored[:width]], table_keys)
+            need = self._need(view) if self.final else None
+            width = FINAL_KEYS if need else REACH_KEYS
+            return self._reach_plan(view, [k for _, k in scored[:width]], table_keys, need)
         return [k for _, k in scored[:2]]
 
     def _reach_plan(
-        self, view: Mapping[str, Any], keys: Sequence[str], table_keys: set[str]
+        self,
+        view: Mapping[str, Any],
+        keys: Sequence[str],
+        table_keys: set[str],
+        need: float | None = None,
     ) -> list[str]:
         """The pair of ``keys`` (best first by the count score) whose cheapest
         winning shape (4+4, 5+3, 3+5, or 8 of the first) needs the fewest
-        expected draws: each missing card of a key costs ``pool / unseen`` (cards
-        not seen over those of the key among them)."""
+        expected draws (``_draws_to``); with ``need`` (final), only the shapes
+        that score that many points."""
         have, unseen = self._have(view), self._unseen(view)
         pool: int = self._remembered("pool", view, self._count_pool)
-
-        def cost(k: str, target: int) -> float:
-            need = target - have[k]
-            if need <= 0:
-                return 0.0
-            u = unseen[k]
-            return need * pool / u if u >= need else math.inf
-
         # Per key, the expected draws to reach 3, 4, 5 and 8 of it.
-        costs = {k: (cost(k, 3), cost(k, 4), cost(k, 5), cost(k, 8)) for k in keys}
-        need = self._need(view) if self.final else None
+        costs = {
+            k: tuple(_draws_to(have[k], unseen[k], pool, t) for t in (3, 4, 5, 8)) for k in keys
+        }
         points = self._shape_points(view, keys, len(table_keys)) if need else None
         goal = need or 0.0
         inf = math.inf
         best: tuple[float, int, list[str]] | None = None
         rank = 0
         for i, a in enumerate(keys):
-            a3, a4, a5, a8 = costs[a]
             for b in keys[i + 1 :]:
                 rank += 1
                 if table_keys and not (table_keys <= {a, b}):
                     continue
-                b3, b4, b5, b8 = costs[b]
-                # Expected draws to each winning shape: 4+4, 5+3, 3+5, 8 of either.
+                d44, d53, d35, a8, b8 = _shape_draws(costs[a], costs[b])
+                # 8 of one key only when the other has no laid set.
                 shapes = (
-                    a4 + b4,
-                    a5 + b3,
-                    a3 + b5,
+                    d44,
+                    d53,
+                    d35,
                     a8 if b not in table_keys else inf,
                     b8 if a not in table_keys else inf,
                 )
@@ -431,11 +450,7 @@ class HeuristicAgent:
                     best = (c, rank, [a, b])
         if (best is None or best[0] == math.inf) and need:
             # No pair can score enough: race for the round all the same.
-            saved, self.final = self.final, False
-            try:
-                return self._reach_plan(view, keys[:REACH_KEYS], table_keys)
-            finally:
-                self.final = saved
+            return self._reach_plan(view, keys[:REACH_KEYS], table_keys)
         if best is None or best[0] == math.inf:
             return list(keys[:2])
         return best[2]
@@ -459,20 +474,11 @@ class HeuristicAgent:
             if points is None:
                 return math.inf
 
-            def cost(k: str, target: int) -> float:
-                missing = target - have[k] - (1 if k == extra else 0)
-                if missing <= 0:
-                    return 0.0
-                u = unseen[k]
-                return missing * pool / u if u >= missing else math.inf
+            def costs(k: str) -> tuple[float, ...]:
+                held = have[k] + (1 if k == extra else 0)
+                return tuple(_draws_to(held, unseen[k], pool, t) for t in (3, 4, 5, 8))
 
-            shapes = (
-                cost(a, 4) + cost(b, 4),
-                cost(a, 5) + cost(b, 3),
-                cost(a, 3) + cost(b, 5),
-                cost(a, 8),
-                cost(b, 8),
-            )
+            shapes = _shape_draws(costs(a), costs(b))
             return min(
                 (d for d, p in zip(shapes, points(a, b), strict=True) if p >= need),
                 default=math.inf,
