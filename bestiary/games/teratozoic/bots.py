@@ -399,7 +399,7 @@ class HeuristicAgent:
                 gain += top(seen + mine_w, takes)
             chance = wins / self.samples
             gain /= self.samples
-            lost = sorted(play, key=lambda c: -worth(c))[:takes]
+            lost = play[:takes]  # ranked: its best cards first
             rest = [worth(c) for c in hand if c not in lost]
             loss = keep_all - top(rest, keeps)
             value = chance * self.stake * gain - (1.0 - chance) * loss / rivals
