@@ -387,3 +387,35 @@ def test_a_new_panel_leaves_the_others_in_place(server: str, browser: Any) -> No
     assert out["kept"], out
     assert out["classes"] == "turn,tx-box tx-attack,,tx-hand,tx-box tx-peek,,tx-tables"
     assert out["open"] is True
+
+
+def test_the_action_filter_keeps_working_across_a_redraw(server: str, browser: Any) -> None:
+    """More than 24 actions get a filter (generic.js). On a board redrawn in
+    place the filter field is the live one and the buttons are kept: typing
+    still hides the buttons whose text lacks the words, and a redraw that
+    passes the typed words keeps the same buttons hidden."""
+    out = _morph_in_page(
+        server,
+        browser,
+        """              const { actionButtons } = await import('/static/js/generic.js');
+              const legal = Array.from({ length: 30 }, (_, i) => `discard card${i}`);
+              const acts = [];
+              const api = { act: (a) => acts.push(a) };
+              morph(root, [actionButtons({ legal }, api)]);
+              const input = root.querySelector('input.filter');
+              input.value = 'card1';
+              input.dispatchEvent(new Event('input'));
+              const shown = () =>
+                [...root.querySelectorAll('button.action')].filter((b) => !b.hidden).length;
+              const typed = shown();  // card1, card10 ... card19
+              morph(root, [actionButtons({ legal }, api, input.value)]);
+              const kept = root.querySelector('input.filter') === input;
+              const after = shown();
+              input.value = 'card2';
+              input.dispatchEvent(new Event('input'));
+              const again = shown();  // card2, card20 ... card29
+              root.querySelector('button.action:not([hidden])').click();
+              return { typed, kept, after, again, acts };
+""",
+    )
+    assert out == {"typed": 11, "kept": True, "after": 11, "again": 11, "acts": ["discard card2"]}

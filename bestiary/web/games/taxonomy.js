@@ -290,27 +290,11 @@ export function render(root, state, api) {
 
   // Anything legal the page did not offer above (a rule added later) stays playable.
   const rest = (state.legal || []).filter((a) => !used.has(a));
-  if (rest.length) parts.splice(2, 0, restButtons(root, { ...state, legal: rest }, api));
+  if (rest.length) {
+    const typed = root.querySelector(".actions > input.filter"); // kept by the morph
+    parts.splice(2, 0, actionButtons({ ...state, legal: rest }, api, typed ? typed.value : ""));
+  }
 
   // In place: a redraw keeps the buttons a person may be pressing (morph.js).
   morph(root, parts);
-}
-
-// The generic action buttons, with a filter the morph can keep: its handler
-// looks the buttons up in the page (the generic one holds the fresh ones,
-// which a redraw discards for the live ones), and each render applies the
-// words the person has typed, which the morph keeps in the live field.
-function restButtons(root, state, api) {
-  const box = actionButtons(state, api);
-  const filter = box.querySelector("input.filter");
-  if (!filter) return box;
-  const live = root.querySelector(".actions > input.filter");
-  const apply = (input, buttons) => {
-    const q = input.value.toLowerCase();
-    for (const b of buttons) b.hidden = Boolean(q) && !b.dataset.action.toLowerCase().includes(q);
-  };
-  const mine = api.h("input", { class: "filter", placeholder: filter.placeholder, oninput: (e) => apply(e.currentTarget, e.currentTarget.parentNode.querySelectorAll("button.action")) });
-  filter.replaceWith(mine);
-  if (live) apply(live, box.querySelectorAll("button.action"));
-  return box;
 }

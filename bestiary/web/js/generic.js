@@ -30,7 +30,11 @@ export function valueTree(value, depth = 0) {
   );
 }
 
-export function actionButtons(state, api) {
+// The action buttons in groups, with a filter when there are many. ``query``:
+// the words a person typed in the filter a page keeps across redraws (a
+// page redrawn in place, morph.js, keeps the live field and takes these
+// buttons' hidden flags, so they must already follow those words).
+export function actionButtons(state, api, query = "") {
   const legal = state.legal || [];
   if (!legal.length) return h("div", { class: "actions empty" });
   const groups = new Map();
@@ -40,25 +44,25 @@ export function actionButtons(state, api) {
     groups.get(verb).push(a);
   }
   const box = h("div", { class: "actions", role: "group", "aria-label": t("your legal actions") });
-  const filter = legal.length > 24 ? h("input", { class: "filter", placeholder: tn("filter {n} action…", "filter {n} actions…", legal.length) }) : null;
-  const buttons = [];
+  // The filter finds the buttons in its box when it is used, not the ones
+  // built here: a box kept by a redraw holds its own live buttons.
+  const filter = legal.length > 24 ? h("input", { class: "filter", value: query || undefined, placeholder: tn("filter {n} action…", "filter {n} actions…", legal.length), oninput: (e) => hideUnlike(e.currentTarget.parentNode, e.currentTarget.value) }) : null;
   for (const [verb, acts] of groups) {
     const row = h("div", { class: "action-group" }, h("span", { class: "verb" }, verb));
-    for (const a of acts) {
-      const b = h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, a);
-      buttons.push(b);
-      row.append(b);
-    }
+    for (const a of acts) row.append(h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, a));
     box.append(row);
   }
   if (filter) {
-    filter.addEventListener("input", () => {
-      const q = filter.value.toLowerCase();
-      for (const b of buttons) b.hidden = q && !b.dataset.action.toLowerCase().includes(q);
-    });
     box.prepend(filter);
+    hideUnlike(box, query);
   }
   return box;
+}
+
+// Hide the box's action buttons whose text does not contain the words typed.
+function hideUnlike(box, typed) {
+  const q = typed.toLowerCase();
+  for (const b of box.querySelectorAll("button.action")) b.hidden = Boolean(q) && !b.dataset.action.toLowerCase().includes(q);
 }
 
 export function render(root, state, api) {
