@@ -104,6 +104,38 @@ def _copy_field(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def _deal_unseen(
+    cards: list[int],
+    blocks: Sequence[tuple[int, int, int]],
+    drafted: Sequence[Sequence[int]],
+    rng: Rng,
+) -> list[int]:
+    """A new deal of the unseen ``cards`` over their spots (the same order). A
+    block ``(seat, first, count)`` is an opponent's own spots: the creatures it
+    drafted this round that lie there (public knowledge: the draft is open and
+    every way out of a hand or a face-down lane is shown) go back to spots of
+    that block at random; every other card goes anywhere. Cards are sorted
+    before shuffling: the sample depends only on which cards are unseen, never
+    on where they really lie."""
+    new = [-1] * len(cards)
+    kept: set[int] = set()
+    for s, first, count in blocks:
+        picks = set(drafted[s])
+        known = sorted(c for c in cards[first : first + count] if c in picks)
+        if not known:
+            continue
+        where = list(range(first, first + count))
+        rng.shuffle(where)
+        rng.shuffle(known)
+        for j, c in zip(where, known, strict=False):
+            new[j] = c
+        kept.update(known)
+    rest = sorted(c for c in cards if c not in kept)
+    rng.shuffle(rest)
+    left = iter(rest)
+    return [c if c >= 0 else next(left) for c in new]
+
+
 class MeatState(MeatRound):
     """One match: the protocol over the round (``rounds.py``) and the table
     (``board.py``)."""
@@ -339,7 +371,9 @@ class MeatState(MeatRound):
     def determinize(self, seat: int, rng: Rng) -> MeatState:
         """Resample every card ``seat``'s team cannot see: both decks' order,
         the opponents' hands and their face-down cards (pending tactics follow
-        the card they named)."""
+        the card they named). The draft is public, so a creature an opponent
+        drafted this round and has not shown since stays with that opponent:
+        in its hand or face down, where is resampled."""
         other = self._copy(keep_rng=False)  # other.rng is drawn below
         foe = [s for s in range(self.players) if (s & 1) != (seat & 1)]
         ncre = self.ncre
@@ -347,7 +381,9 @@ class MeatState(MeatRound):
             spots: list[tuple[list[int], int]] = []
             deck = other.cdeck if creature else other.ddeck
             spots += [(deck, i) for i in range(len(deck))]
+            blocks: list[tuple[int, int, int]] = []  # (foe, first spot, spots)
             for s in foe:
+                first = len(spots)
                 h = other.hand[s]
                 spots += [(h, i) for i in range(len(h)) if (h[i] < ncre) == creature]
                 if creature:
@@ -359,11 +395,9 @@ class MeatState(MeatRound):
                 else:
                     d = other.dfield[s]
                     spots += [(d, i) for i in range(len(d)) if other.dstat[d[i]] == D_DOWN]
+                blocks.append((s, first, len(spots) - first))
             cards = [lst[i] for lst, i in spots]
-            # Sorted before the shuffle: the sample must not depend on the order the
-            # hidden cards really lie in, only on which cards are unseen.
-            new = sorted(cards)
-            rng.shuffle(new)
+            new = _deal_unseen(cards, blocks if creature else [], self.drafted, rng)
             remap = dict(zip(cards, new, strict=True))
             for (lst, i), c in zip(spots, new, strict=True):
                 lst[i] = c

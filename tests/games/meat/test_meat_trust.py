@@ -131,3 +131,54 @@ def test_a_face_down_creature_that_dies_is_shown_on_its_way_to_the_graveyard() -
         st.apply_text(st.to_act()[0], "pass")
     assert [e["card"] for e in events(st, "died", 0)] == ["Akolita"]
     assert st.view(0)["graveyards"]["creature"][-1] == "Akolita"
+
+
+def _at_the_tactics_window(players: int, seed: int) -> MeatState:
+    """A real match (first legal moves) in the INSTANT window after the Tactics:
+    every seat's creatures lie face down, drafted in the open this round."""
+    st = GAME.new(players, seed=seed)
+    assert isinstance(st, MeatState)
+    for _ in range(10_000):
+        if st.phase == P_WINDOW and any(c >= 0 for c in st.field):
+            return st
+        seat = st.to_act()[0]
+        st.apply(seat, st.legal(seat)[0])
+    raise AssertionError("no Tactics window")
+
+
+def test_a_sample_keeps_the_creatures_an_opponent_drafted_with_it() -> None:
+    """RULES.md: "a bot may remember the draft (the view lists each seat's picks
+    of this round, drafted)". A search's sample must respect what the seat has
+    seen: an opponent's face-down lanes and hand hold the creatures it drafted
+    this round (every way out of them is shown), only where is unknown -- so
+    over many samples the lanes vary but never hold another creature."""
+    for players in (2, 4):
+        st = _at_the_tactics_window(players, seed=players)
+        for seat in range(players):
+            for foe in range(seat ^ 1, players, 2):
+                drafted = set(st.drafted[foe])
+                hidden = [c for c in st.hand[foe] if c < st.ncre]
+                hidden += [c for c in st.field[foe * 3 : foe * 3 + 3] if c >= 0]
+                assert drafted and drafted <= set(hidden)
+                lanes = set()
+                for k in range(30):
+                    det = st.determinize(seat, Rng(k))
+                    mine = [c for c in det.hand[foe] if c < det.ncre]
+                    face_down = [c for c in det.field[foe * 3 : foe * 3 + 3] if c >= 0]
+                    assert drafted <= set(mine + face_down)
+                    assert det.view(seat) == st.view(seat)
+                    lanes.add(tuple(face_down))
+                assert len(lanes) > 1  # where each one lies is not known
+
+
+def test_a_sample_does_not_depend_on_the_lanes_an_opponent_really_chose() -> None:
+    """Two worlds the seat cannot tell apart -- the opponent's face-down
+    creatures in one order or another -- give the same sample."""
+    st = _at_the_tactics_window(2, seed=7)
+    other = st.clone()
+    lanes = other.field[3:6]
+    assert all(c >= 0 for c in lanes) and not any(other.up[3:6])
+    other.field[3:6] = lanes[::-1]
+    assert other.view(0) == st.view(0) and other.field != st.field
+    a, b = st.determinize(0, Rng(11)), other.determinize(0, Rng(11))
+    assert a.field == b.field and a.hand == b.hand and a.cdeck == b.cdeck
