@@ -382,7 +382,9 @@ def test_fitted_estimates_are_flatter_where_the_fit_said_so() -> None:
     scales fitted to heuristic self-play; the former single 200-gold scale was
     overconfident, worse than a coin with two seats), and M.E.A.T.'s estimate
     before the battle is even odds at equal vitality and favours the side with
-    more vitality, about e:1 per VALUE_SCALE_DRAFT points."""
+    more vitality, about e:1 per VALUE_SCALE_DRAFT points -- and with teammates
+    per twice as many (the 2v2 and 3v3 fits found the one-seat scale twice too
+    sharp: a side's points sum two or three seats)."""
     from bestiary.games.meat import value as meat_bots
     from bestiary.games.monster_maker import value as mm_bots
 
@@ -394,6 +396,13 @@ def test_fitted_estimates_are_flatter_where_the_fit_said_so() -> None:
     odds = meat_bots.value_estimate(state)  # type: ignore[arg-type]
     assert odds[0] < 0.5 < odds[1] and math.isclose(odds[1] + odds[0], 1.0)
     assert math.isclose(odds[1] / odds[0], math.exp(9 / meat_bots.VALUE_SCALE_DRAFT), rel_tol=1e-6)
+    for players in (4, 6):
+        teams = get_game("meat").new(players, seed=1)
+        teams.quiet()
+        teams.vit[0] -= 9  # type: ignore[attr-defined]
+        odds = meat_bots.value_estimate(teams)  # type: ignore[arg-type]
+        assert odds[1] == odds[3] and odds[0] == odds[2]
+        assert math.isclose(odds[1] / odds[0], math.exp(9 / 19), rel_tol=1e-6)
 
 
 def test_fit_value_scores_an_estimate_against_the_winners(

@@ -36,6 +36,14 @@ VALUE_DEPTH = 16
 VALUE_SCALE = 18.5
 VALUE_VITALITY = 1.05
 VALUE_SCALE_DRAFT = 9.5
+#: Both scales are for one seat a side. With teammates ``evaluate`` sums every
+#: member's creatures and the teams start with more vitality, so the points
+#: spread wider: fitted again (``python -m bestiary.agents.fit_value meat
+#: --players 4 --games 200``, and ``--players 6 --games 100``), the one-seat
+#: scales were too sharp by a factor of 0.46-0.50 at 2v2 (held-out log loss
+#: 1.44, worse than a coin's 1.39) and of about 0.5 at 3v3. With teammates the
+#: scales are doubled (2v2 then fits at 0.92, loss 1.36 and 1.34).
+VALUE_TEAM_FACTOR = 2.0
 
 
 def value_estimate(state: MeatState) -> list[float]:
@@ -48,10 +56,11 @@ def value_estimate(state: MeatState) -> list[float]:
         team0 = 1.0 if state.winner_team == 0 else 0.0 if state.winner_team == 1 else 0.5
     else:
         gap = float(state.vit[0] - state.vit[1])
+        factor = VALUE_TEAM_FACTOR if state.players > 2 else 1.0
         if state.phase in (P_WINDOW, P_ACTIVATION, P_RESPOND):
-            v = (evaluate(state, 0) + VALUE_VITALITY * gap) / VALUE_SCALE
+            v = (evaluate(state, 0) + VALUE_VITALITY * gap) / (VALUE_SCALE * factor)
         else:
-            v = gap / VALUE_SCALE_DRAFT
+            v = gap / (VALUE_SCALE_DRAFT * factor)
         team0 = logistic(v)
     return [team0 if seat % 2 == 0 else 1.0 - team0 for seat in range(state.players)]
 
