@@ -84,6 +84,10 @@ class MonsterMakerBoard(State):
         self.rng.shuffle(self.deck)
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
+        # Cards each seat was seen to take into its hand (a Heal names the card)
+        # and has not played since: public knowledge of a hidden hand, which
+        # determinize keeps. Every way out of a hand shows the card (``_take``).
+        self.seen_in: list[list[int]] = [[] for _ in range(n)]
         self.out: list[list[int]] = [[] for _ in range(n)]
         self.back: list[list[int]] = [[] for _ in range(n)]
         self.dist_out = [0] * n
@@ -160,6 +164,9 @@ class MonsterMakerBoard(State):
 
     def _take(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
+        seen = self.seen_in[seat]
+        if seen and card in seen:
+            seen.remove(card)  # a copy of that type left in the open
 
     def _kill(self, seat: int, reason: str) -> None:
         """§3 <Endgame>: "Any party unable to return ... dies"; its treasures go back."""

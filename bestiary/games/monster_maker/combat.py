@@ -158,6 +158,7 @@ class MonsterMakerCombat(MonsterMakerDungeon):
                 break
         self.fallen.remove(m.a)
         self.hands[seat].append(m.a)
+        self.seen_in[seat].append(m.a)  # "announce it by saying 'Heal'": in plain sight
         if self.log.enabled:
             self.log.emit("heal", seat=seat, card=self.cs.cards[m.a].name)
 

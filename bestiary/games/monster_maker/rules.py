@@ -275,14 +275,21 @@ class MonsterMakerState(MonsterMakerCombat):
 
     def determinize(self, seat: int, rng: Rng) -> MonsterMakerState:
         """Resample other hands + the draw pile, hidden treasures + the treasure pile,
-        the prize pile and the dice."""
+        the prize pile and the dice. A card ``seat`` saw go into another hand
+        (a Heal) and not come out stays in that hand (``seen_in``)."""
         o = self._copy(keep_rng=False)
         o.rng = rng.fork()
         o.log = self._log_for(seat)
         cards = self.cs.cards
         others = [s for s in range(self.players) if s != seat]
         # Hands never hold traps (drawn traps are shown at once), so traps stay in the pile.
-        pool = [c for s in others for c in o.hands[s]]
+        # A card seen going into a hand (Heal) and not played since stays there.
+        pool = []
+        for s in others:
+            rest = list(o.hands[s])
+            for c in self.seen_in[s]:
+                rest.remove(c)
+            pool += rest
         face_up = self.rules.traps_face_up
         deck_free = [c for c in o.deck if cards[c].kind != "trap"]
         traps = [c for c in o.deck if cards[c].kind == "trap"]
@@ -291,8 +298,12 @@ class MonsterMakerState(MonsterMakerCombat):
         pool = sorted(pool + deck_free)
         rng.shuffle(pool)
         for s in others:
-            k = len(o.hands[s])
+            seen = self.seen_in[s]
+            k = len(o.hands[s]) - len(seen)
             o.hands[s], pool = pool[:k], pool[k:]
+            if seen:  # at random places: only that it is in the hand is known
+                o.hands[s] += sorted(seen)
+                rng.shuffle(o.hands[s])
         if face_up:  # trap positions are public: keep them
             it = iter(pool)
             o.deck = [c if cards[c].kind == "trap" else next(it) for c in o.deck]

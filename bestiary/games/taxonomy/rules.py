@@ -647,7 +647,8 @@ class TaxonomyState(Claims):
         and the future of the RNG. What the seat remembers stays where it is
         (reading 23): the peeked cards still on top of the stock, in order, and
         the cards it knows are in another hand (seen through a claimed honest
-        monster, or peeked and then drawn by that seat), with their rolls.
+        monster, or peeked and then drawn by that seat), with their rolls, at
+        random places in that hand (their places there are not public).
         Other seats' knowledge is dropped from the sample (it named real cards).
         In a claim window, who is asked is worked out again from the sampled
         hands (reading 22)."""
@@ -688,7 +689,12 @@ class TaxonomyState(Claims):
                 continue
             kept = known_in.get(q)
             if kept:
-                o.hands[q] = [c if c in kept else pool.pop() for c in self.hands[q]]
+                # The known cards stay in q's hand, but not at their real places
+                # (which cards went before them is not public): a random order.
+                hand = sorted(c for c in self.hands[q] if c in kept)
+                hand += [pool.pop() for _ in range(len(self.hands[q]) - len(hand))]
+                rng.shuffle(hand)
+                o.hands[q] = hand
             else:
                 o.hands[q] = [pool.pop() for _ in self.hands[q]]
         o.stock = pool + stock[top:]

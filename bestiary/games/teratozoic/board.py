@@ -6,6 +6,7 @@ the final shuffle). ``generation.py`` and ``rules.py`` build the game on it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bestiary.engine import BadOptions, EventLog, Game, Result, Rng, State
@@ -79,6 +80,21 @@ class TeratozoicBoard(State):
         self.hand: list[list[int]] = [[] for _ in range(players)]
         self.held: list[list[int]] = [[] for _ in range(players)]
         self.tie_cards: list[list[int]] = [[] for _ in range(players)]
+        # What everyone knows of each Gene Pool (determinize keeps it): the
+        # starting pool is announced and every gain goes face up, so
+        # ``lineage[s]`` holds the cards seen going into s's Gene Pool and not
+        # seen leaving it -- every card of its draw pile is one of them.
+        # ``sure[s]`` (within it) are those certainly still in its Gene Pool,
+        # discard pile or hand: a recessive gene not gained leaves unseen, so
+        # any card s may have drawn since can be gone. None: not known (a final
+        # replay shuffles hidden hand cards into the Gene Pool). Frozensets,
+        # replaced on change, so copies share them.
+        self.lineage: list[frozenset[int] | None] = [frozenset(p) for p in self.pool]
+        self.sure: list[frozenset[int]] = [frozenset(p) for p in self.pool]
+        # Cards seen going to the Mutations Deck Discard Pile (plays not gained,
+        # an eliminated player's face-up discard pile): there until it is
+        # shuffled into a new Mutations Deck.
+        self.mut_seen: frozenset[int] = frozenset()
         self.eliminated = [False] * players
         self.competing: list[int] = []
         self.phase: Phase = "expression"
@@ -139,6 +155,28 @@ class TeratozoicBoard(State):
         in_hand = sum(1 for c in hand if c not in taken) if taken else len(hand)
         return len(self.pool[seat]) + len(self.gdiscard[seat]) + in_hand
 
+    # ------------------------------------------------------------ public knowledge
+    def _seen_gained(self, seat: int, card: int) -> None:
+        """``card`` went face up into ``seat``'s Gene Pool discard pile."""
+        one = frozenset((card,))
+        for s in range(self.players):
+            lin = self.lineage[s]
+            if s == seat:
+                if lin is not None:
+                    self.lineage[s] = lin | one
+                    self.sure[s] = self.sure[s] | one
+            elif lin is not None and card in lin:
+                self.lineage[s], self.sure[s] = lin - one, self.sure[s] - one
+
+    def _seen_gone(self, cards: Sequence[int]) -> None:
+        """``cards`` were seen going to the Mutations Deck Discard Pile."""
+        out = frozenset(cards)
+        self.mut_seen |= out
+        for s in range(self.players):
+            lin = self.lineage[s]
+            if lin is not None and not out.isdisjoint(lin):
+                self.lineage[s], self.sure[s] = lin - out, self.sure[s] - out
+
     # ------------------------------------------------------------ drawing
     def _draw_pool(self, seat: int) -> int | None:
         """The top card of a Gene Pool; reshuffle its discard pile when empty,
@@ -174,6 +212,7 @@ class TeratozoicBoard(State):
             return bool(self.mutations)
         self.mutations = self.mut_discard
         self.mut_discard = []
+        self.mut_seen = frozenset()
         self.rng.shuffle(self.mutations)
         return True
 

@@ -153,6 +153,7 @@ class TeratozoicGeneration(TeratozoicBoard):
         assert self.winner is not None
         self.taken.append(card)
         self.gdiscard[self.winner].append(card)
+        self._seen_gained(self.winner, card)
         if self.log.enabled:
             self.log.emit("took", seat=self.winner, card=card, owner=self._owner_of_played(card))
         self.gains_left -= 1
@@ -163,6 +164,7 @@ class TeratozoicGeneration(TeratozoicBoard):
     def _keep(self, seat: int, card: int) -> None:
         self.kept.append(card)
         self.gdiscard[seat].append(card)
+        self._seen_gained(seat, card)
         if self.log.enabled:
             self.log.emit("kept", seat=seat, card=card)
         self.gains_left -= 1
@@ -186,6 +188,7 @@ class TeratozoicGeneration(TeratozoicBoard):
                     assert self.winner is not None
                     self.taken.append(c)
                     self.gdiscard[self.winner].append(c)
+                    self._seen_gained(self.winner, c)
                     if self.log.enabled:
                         owner = self._owner_of_played(c)
                         self.log.emit("took", seat=self.winner, card=c, owner=owner)
@@ -204,6 +207,7 @@ class TeratozoicGeneration(TeratozoicBoard):
                 for c in keepable[: self.gains_left]:
                     self.kept.append(c)
                     self.gdiscard[seat].append(c)
+                    self._seen_gained(seat, c)
                     if self.log.enabled:
                         self.log.emit("kept", seat=seat, card=c)
                 self.breed_pos += 1
@@ -222,6 +226,11 @@ class TeratozoicGeneration(TeratozoicBoard):
         for s in range(self.players):
             if not self._in_play(s):
                 continue  # a player left out of a final replay keeps its hand
+            # The plays were face up: seen going; recessive genes go unseen, so
+            # whatever s may have drawn from its Gene Pool may be gone.
+            self._seen_gone([c for c in self.played(s) if c not in gained])
+            if any(c not in gained for c in self.held[s]):
+                self.sure[s] = self.sure[s] & frozenset(self.gdiscard[s])
             for c in self.hand[s] + self.tie_cards[s]:
                 if c not in gained:
                     self.mut_discard.append(c)
@@ -242,6 +251,8 @@ class TeratozoicGeneration(TeratozoicBoard):
             # 'they lose the game—they should add their Gene Pool to the
             # Mutations Deck Discard Pile.'
             self.eliminated[s] = True
+            self.lineage[s] = self.sure[s] = frozenset()
+            self.mut_seen |= frozenset(self.gdiscard[s])  # face up: seen going
             self.mut_discard += self.pool[s] + self.gdiscard[s]
             self.pool[s], self.gdiscard[s] = [], []
             if self.log.enabled:
@@ -340,6 +351,7 @@ class TeratozoicGeneration(TeratozoicBoard):
         for s in tied:
             whole = self.owned(s)
             self.rng.shuffle(whole)
+            self.lineage[s], self.sure[s] = None, frozenset()  # unseen hand cards join it
             self.pool[s], self.gdiscard[s], self.hand[s] = whole, [], []
             sizes[str(s)] = len(whole)
         for s in range(self.players):

@@ -228,6 +228,8 @@ class TeratozoicState(TeratozoicGeneration):
         for name in ("pool", "gdiscard", "hand", "held", "tie_cards", "placing"):
             d[name] = [x[:] for x in d[name]]
         other.eliminated = self.eliminated[:]
+        other.lineage = self.lineage[:]  # frozensets: shared
+        other.sure = self.sure[:]
         other.competing = self.competing[:]
         other.choice = self.choice[:]
         other.builds = self.builds[:]  # Builds are immutable
@@ -260,12 +262,17 @@ class TeratozoicState(TeratozoicGeneration):
         """Resample what ``seat`` cannot see: the Mutations Deck and its discard
         pile, other players' Gene Pools and hidden hand cards, and the order of
         its own Gene Pool. Sizes, public cards and its own hand stay; the
-        future shuffles come from ``rng``, not from the real state's RNG."""
+        future shuffles come from ``rng``, not from the real state's RNG.
+
+        What everyone knows of another Gene Pool stays true (``lineage``,
+        ``sure``): its draw pile is dealt only from the cards seen going into
+        it and not seen leaving, those certainly still there first; the ones
+        certainly there that the draw pile cannot hold are in its owner's hidden
+        hand. Cards seen going to the Mutations Deck Discard Pile stay there
+        (``mut_seen``). Everything else unseen is dealt anywhere unseen."""
         other = self._copy(keep_rng=False)
         public = public_played(self)
         other.rng = rng.fork()
-        # The unknown cards in a fixed order (piles, then each other seat's
-        # Gene Pool and hidden hand positions), shuffled once, dealt back.
         others = [s for s in range(self.players) if s != seat]
         hidden = {s: hidden_hand(self, s) for s in others}
         unknown = other.mutations + other.mut_discard
@@ -273,24 +280,52 @@ class TeratozoicState(TeratozoicGeneration):
             hand = other.hand[s]
             unknown += other.pool[s]
             unknown += [hand[i] for i in hidden[s]]
-        # Sorted before the shuffle: the sample must depend only on which cards are
-        # unseen, never on the order they really lie in.
-        unknown.sort()
-        rng.shuffle(unknown)
+        # Each other seat's Gene Pool first, from what is known of it. Every list
+        # is sorted before its shuffle: the sample must depend only on which cards
+        # are unseen and on public knowledge, never on where they really lie.
+        unseen = frozenset(unknown)
+        discarded = sorted(self.mut_seen & unseen)  # seen going to the discard pile
+        reserved: set[int] = set(discarded)
+        pools: dict[int, list[int]] = {}
+        in_hand: dict[int, list[int]] = {}
+        for s in others:
+            lin = self.lineage[s]
+            if lin is None:
+                continue
+            size = len(other.pool[s])
+            sure = sorted(self.sure[s] & unseen)
+            maybe = sorted((lin - self.sure[s]) & unseen)
+            rng.shuffle(sure)
+            rng.shuffle(maybe)
+            mine = sure + maybe
+            pools[s] = mine[:size]
+            in_hand[s] = sure[size : size + len(hidden[s])]
+            reserved.update(pools[s])
+            reserved.update(in_hand[s])
+        rest = sorted(c for c in unknown if c not in reserved) if reserved else sorted(unknown)
+        rng.shuffle(rest)
         k = len(other.mutations)
-        other.mutations = unknown[:k]
-        other.mut_discard = unknown[k : k + len(other.mut_discard)]
-        k += len(other.mut_discard)
+        other.mutations = rest[:k]
+        more = len(self.mut_discard) - len(discarded)
+        other.mut_discard = discarded + rest[k : k + more]
+        k += more
         for s in others:
             size = len(other.pool[s])
-            other.pool[s] = unknown[k : k + size]
-            k += size
+            mine = pools.get(s, [])
+            other.pool[s] = mine + rest[k : k + size - len(mine)]
+            k += size - len(mine)
+            if s in pools:  # sure cards were put first: a random order
+                rng.shuffle(other.pool[s])
             hand = other.hand[s]
+            known = in_hand.get(s, [])
+            cards = known + rest[k : k + len(hidden[s]) - len(known)]
+            k += len(hidden[s]) - len(known)
+            if known:
+                rng.shuffle(cards)
             mapping: dict[int, int] = {}
-            for i in hidden[s]:
-                mapping[hand[i]] = unknown[k]
-                hand[i] = unknown[k]
-                k += 1
+            for i, c in zip(hidden[s], cards, strict=True):
+                mapping[hand[i]] = c
+                hand[i] = c
             if mapping:
                 other.held[s] = [mapping.get(c, c) for c in self.held[s]]
             if not public:

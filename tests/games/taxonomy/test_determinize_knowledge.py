@@ -194,3 +194,37 @@ def test_a_sample_depends_only_on_what_the_seat_knows() -> None:
             legal = st.legal(seat)
             st.apply(seat, legal[walk.randrange(len(legal))])
     assert checked > 20
+
+
+def _drawn_by_seat_1() -> tuple[TaxonomyState, int]:
+    """Seat 0 peeked (Cancer: honest); seat 1 then drew the first peeked card."""
+    st = peeked_state()
+    slime = ids(st, ["Slime"])[0]
+    step(st, 0, f"discard {st.deck.names[st.hands[0][0]]}")
+    assert st.actor == 1 and slime in st.hands[1] and slime in st.khand[0][1]
+    return st, slime
+
+
+def test_a_known_card_stays_with_its_owner_but_not_at_its_real_place() -> None:
+    """Reading 23: a peeked card another seat then draws "is then known to be in
+    that seat's hand" -- in it, at no known place (hand order is nobody's
+    knowledge: which cards went before it was never shown). Every sample keeps
+    the card in seat 1's hand; where in the hand varies."""
+    st, slime = _drawn_by_seat_1()
+    places = set()
+    for d in samples(st, 0, k=30):
+        assert slime in d.hands[1]
+        places.add(d.hands[1].index(slime))
+    assert len(places) > 1
+
+
+def test_a_sample_does_not_depend_on_where_in_the_hand_a_known_card_really_lies() -> None:
+    """Two worlds seat 0 cannot tell apart -- the card it knows seat 1 holds
+    first or last in that hand -- give the same sample from the same stream."""
+    st, slime = _drawn_by_seat_1()
+    other = st.clone()
+    other.hands[1].remove(slime)
+    other.hands[1].insert(0, slime)
+    assert other.view(0) == st.view(0) and other.hands[1] != st.hands[1]
+    a, b = st.determinize(0, Rng(5)), other.determinize(0, Rng(5))
+    assert a.hands == b.hands and a.stock == b.stock
