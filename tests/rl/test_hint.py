@@ -128,3 +128,32 @@ def test_a_hint_at_rock_paper_scissors_says_why_it_did_not_search() -> None:
     assert lines[0] == f"Hint: {found.action}"
     assert "searching would not do better here" in lines[-1]
     assert not any("0 searches" in line for line in lines)
+
+
+def test_a_hint_says_when_the_search_could_not_tell_the_moves_apart() -> None:
+    """At a four-seat M.E.A.T. draft every pick the search weighs scores alike
+    (the battle lies past its playouts' horizon, and before the battle the
+    estimate is the vitality, which no pick changes), so "won 42%" beside every
+    move would read as a coin toss: the hint says the pick is the bot's own. A
+    hint whose moves differ says nothing of the kind."""
+    from bestiary.agents.hint import Alternative, Hint
+    from bestiary.cli.hint import hint_lines
+
+    state = get_game("meat").new(4, seed=3)
+    state.quiet()
+    while "draft" not in str(state.legal(state.to_act()[0])[0]):
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal(seat)[0])
+    seat = state.to_act()[0]
+    found = suggest(state, seat, iterations=48, seed=2)
+    assert found.iterations > 0 and found.action.startswith("draft ")
+    assert len({round(a.win_rate, 6) for a in found.alternatives}) == 1
+    assert any("could not tell these moves apart" in line for line in hint_lines(found))
+    apart = Hint(
+        "draft A",
+        "ismcts",
+        10,
+        0.1,
+        [Alternative("draft A", 6, 0.6), Alternative("draft B", 4, 0.4)],
+    )
+    assert not any("could not tell" in line for line in hint_lines(apart))
