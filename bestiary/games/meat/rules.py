@@ -117,19 +117,25 @@ def _deal_unseen(
     that block at random; every other card goes anywhere. Cards are sorted
     before shuffling: the sample depends only on which cards are unseen, never
     on where they really lie."""
-    new = [-1] * len(cards)
+    new: list[int] = []
     kept: set[int] = set()
     for s, first, count in blocks:
-        picks = set(drafted[s])
-        known = sorted(c for c in cards[first : first + count] if c in picks)
+        picks = drafted[s]
+        known = sorted(c for c in cards[first : first + count] if c in picks) if picks else []
         if not known:
             continue
+        if not new:
+            new = [-1] * len(cards)
         where = list(range(first, first + count))
         rng.shuffle(where)
         rng.shuffle(known)
         for j, c in zip(where, known, strict=False):
             new[j] = c
         kept.update(known)
+    if not kept:  # nothing known (the usual case once the creatures are up)
+        rest = sorted(cards)
+        rng.shuffle(rest)
+        return rest
     rest = sorted(c for c in cards if c not in kept)
     rng.shuffle(rest)
     left = iter(rest)
