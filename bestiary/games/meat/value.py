@@ -42,7 +42,7 @@ VALUE_SCALE_DRAFT = 9.5
 #: --players 4 --games 200``, and ``--players 6 --games 100``), the one-seat
 #: scales were too sharp by a factor of 0.46-0.50 at 2v2 (held-out log loss
 #: 1.44, worse than a coin's 1.39) and of about 0.5 at 3v3. With teammates the
-#: scales are doubled (2v2 then fits at 0.92, loss 1.36 and 1.34).
+#: scales are doubled (2v2 then fits at 0.92, loss 1.36 and 1.34; 3v3 at 1.16).
 VALUE_TEAM_FACTOR = 2.0
 
 
