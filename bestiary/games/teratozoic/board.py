@@ -156,8 +156,12 @@ class TeratozoicBoard(State):
         return len(self.pool[seat]) + len(self.gdiscard[seat]) + in_hand
 
     # ------------------------------------------------------------ public knowledge
-    def _seen_gained(self, seat: int, card: int) -> None:
-        """``card`` went face up into ``seat``'s Gene Pool discard pile."""
+    def _gain(self, seat: int, card: int) -> None:
+        """``card`` goes face up into ``seat``'s Gene Pool Discard Pile ("All
+        gained cards go directly to a player's own Gene Pool Discard Pile"), in
+        everyone's sight: the one way a gain enters a Gene Pool, so what is
+        known of the pools (``lineage``, ``sure``) cannot miss one."""
+        self.gdiscard[seat].append(card)
         one = frozenset((card,))
         for s in range(self.players):
             lin = self.lineage[s]

@@ -150,27 +150,33 @@ class TeratozoicGeneration(TeratozoicBoard):
         raise AssertionError("played card without an owner")
 
     def _take(self, card: int) -> None:
-        assert self.winner is not None
-        self.taken.append(card)
-        self.gdiscard[self.winner].append(card)
-        self._seen_gained(self.winner, card)
-        if self.log.enabled:
-            self.log.emit("took", seat=self.winner, card=card, owner=self._owner_of_played(card))
+        self._taken(card)
         self.gains_left -= 1
         if self.gains_left > 0:
             return  # still more cards to choose from than gains left (one fewer of each)
         self._after_gain()
 
     def _keep(self, seat: int, card: int) -> None:
-        self.kept.append(card)
-        self.gdiscard[seat].append(card)
-        self._seen_gained(seat, card)
-        if self.log.enabled:
-            self.log.emit("kept", seat=seat, card=card)
+        self._kept(seat, card)
         self.gains_left -= 1
         if self.gains_left > 0:
             return  # still more cards to choose from than gains left (one fewer of each)
         self._after_gain()
+
+    def _taken(self, card: int) -> None:
+        """The generation's winner takes ``card`` from play (chosen or forced)."""
+        assert self.winner is not None
+        self.taken.append(card)
+        self._gain(self.winner, card)
+        if self.log.enabled:
+            self.log.emit("took", seat=self.winner, card=card, owner=self._owner_of_played(card))
+
+    def _kept(self, seat: int, card: int) -> None:
+        """``seat`` keeps ``card`` from its hand (chosen or forced)."""
+        self.kept.append(card)
+        self._gain(seat, card)
+        if self.log.enabled:
+            self.log.emit("kept", seat=seat, card=card)
 
     def _hand_gains(self, seat: int) -> int:
         era = self.era
@@ -185,13 +191,7 @@ class TeratozoicGeneration(TeratozoicBoard):
                 if self.gains_left > 0 and len(takeable) > self.gains_left:
                     return
                 for c in takeable[: self.gains_left]:
-                    assert self.winner is not None
-                    self.taken.append(c)
-                    self.gdiscard[self.winner].append(c)
-                    self._seen_gained(self.winner, c)
-                    if self.log.enabled:
-                        owner = self._owner_of_played(c)
-                        self.log.emit("took", seat=self.winner, card=c, owner=owner)
+                    self._taken(c)
                 self.phase = "breed-hand"
                 self.breed_order = [
                     s for s in self.clockwise(self.winner or 0) if s in self.competing
@@ -205,11 +205,7 @@ class TeratozoicGeneration(TeratozoicBoard):
                 if self.gains_left > 0 and len(keepable) > self.gains_left:
                     return
                 for c in keepable[: self.gains_left]:
-                    self.kept.append(c)
-                    self.gdiscard[seat].append(c)
-                    self._seen_gained(seat, c)
-                    if self.log.enabled:
-                        self.log.emit("kept", seat=seat, card=c)
+                    self._kept(seat, c)
                 self.breed_pos += 1
                 if self.breed_pos < len(self.breed_order):
                     self.gains_left = self._hand_gains(self.breed_order[self.breed_pos])
