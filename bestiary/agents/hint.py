@@ -39,12 +39,22 @@ class Hint:
     seconds: float
     alternatives: list[Alternative] = field(default_factory=list)
 
+    @property
+    def tied(self) -> bool:
+        """Whether every move the search weighed won as often as the others (to
+        the per cent a hint shows): the search could not tell them apart, and
+        the move is its guide's (M.E.A.T.'s draft with teammates, where the
+        battle lies past the playouts)."""
+        rates = {round(a.win_rate * 100) for a in self.alternatives}
+        return len(self.alternatives) > 1 and len(rates) == 1
+
     def to_json(self) -> dict[str, Any]:
         return {
             "action": self.action,
             "agent": self.agent,
             "iterations": self.iterations,
             "seconds": round(self.seconds, 3),
+            "tied": self.tied,
             "alternatives": [
                 {"action": a.action, "visits": a.visits, "win_rate": round(a.win_rate, 3)}
                 for a in self.alternatives

@@ -40,9 +40,7 @@ def hint_lines(hint: Hint) -> list[str]:
         # (a secret rock-paper-scissors pick): "0 searches" would read as a fault.
         lines.append(_("(the game's own bot chose it: searching would not do better here)"))
         return lines
-    if tied(hint):
-        # Every move weighed came out alike (M.E.A.T.'s draft with teammates: the
-        # battle is past the search's horizon): say the pick is the bot's own.
+    if hint.tied:
         lines.append(_("(the search could not tell these moves apart: the game's own bot chose)"))
     lines.append(
         _(
@@ -51,13 +49,6 @@ def hint_lines(hint: Hint) -> list[str]:
         ).format(n=hint.iterations, seconds=f"{hint.seconds:.1f}")
     )
     return lines
-
-
-def tied(hint: Hint) -> bool:
-    """Whether every move the search weighed won as often as the others, to the
-    per cent the hint shows."""
-    rates = {round(a.win_rate * 100) for a in hint.alternatives}
-    return len(hint.alternatives) > 1 and len(rates) == 1
 
 
 def hint(

@@ -159,9 +159,7 @@ async function askHint() {
     // One legal move, or a secret pick left to the game's bot: no search ran.
     if (r.iterations === 0) lines.push(t("(the game's own bot chose it: searching would not do better here)"));
     else {
-      // Every move weighed came out alike (the battle past the search's horizon).
-      const rates = new Set((r.alternatives || []).map((a) => Math.round(a.win_rate * 100)));
-      if ((r.alternatives || []).length > 1 && rates.size === 1) lines.push(t("(the search could not tell these moves apart: the game's own bot chose)"));
+      if (r.tied) lines.push(t("(the search could not tell these moves apart: the game's own bot chose)"));
       lines.push(t("({n} searches in {seconds} s, from your view only: the bot samples the cards you cannot see)", { n: r.iterations, seconds: r.seconds.toFixed(1) }));
     }
     box.replaceChildren(...lines.map((l) => h("span", { class: "hint-line" }, l)));
