@@ -186,9 +186,11 @@ class Claims(Natures):
         the sample exactly when it is asked in the real game."""
         c, s = self.claim_card, self.claim_from
         seats, keys = self._window(s, c)
-        if not seats and seat not in real.claim_seats:
-            # A seat not asked knows only that the table waits — someone may claim
-            # (the passage of time, reading 22): the sample must have a claimant.
+        if seat not in real._to_act and all(q == seat for q in seats):
+            # A seat not deciding knows only that the table waits — someone else
+            # may claim (the passage of time, reading 22; for an asked seat that
+            # has answered, the window still open): the sample must have a
+            # claimant other than the seat, or nobody would answer in it.
             self._plant_claimant(seat, known_in, rng)
             seats, keys = self._window(s, c)
         self.claim_seats, self.claim_keys = seats, keys

@@ -41,7 +41,7 @@ from .actions import (
     moves_for,
 )
 from .board import RoundResult
-from .cards import MISC
+from .cards import LOYAL, MISC
 from .claims import Claims
 from .phases import (
     ATTACK_CHOICE,
@@ -649,9 +649,12 @@ class TaxonomyState(Claims):
         the cards it knows are in another hand (seen through a claimed honest
         monster, or peeked and then drawn by that seat), with their rolls, at
         random places in that hand (their places there are not public).
-        Other seats' knowledge is dropped from the sample (it named real cards).
-        In a claim window, who is asked is worked out again from the sampled
-        hands (reading 22)."""
+        Other seats' knowledge is dropped from the sample (it named real cards):
+        what they peeked and saw, too. In a claim window, who is asked is worked
+        out again from the sampled hands (reading 22). Another seat's private
+        decisions stay private (reading 22): its wait is sampled as the seat
+        sees it (``_sample_wait``), which cards it drew this turn are drawn from
+        its sampled hand, and the answers of a closed claim window are dropped."""
         o = self._copy(rng.fork())
         n = self.players
         me = 0 <= seat < n
@@ -665,6 +668,13 @@ class TaxonomyState(Claims):
             {p: set(cs) for p, cs in d.items()} if q == seat else {}
             for q, d in enumerate(self.khand)
         ]
+        # The rest of it too: another seat's peek and the hands it saw are shown
+        # to it alone ("peeked", "saw_hand"), so are the cards it watches and
+        # whether it learned anything.
+        o.peeks = [p if q == seat else None for q, p in enumerate(self.peeks)]
+        o.seen_hands = [dict(d) if q == seat else {} for q, d in enumerate(self.seen_hands)]
+        o.watched = set(known_top).union(*known_in.values())
+        o.knows = me and (self.peeks[seat] is not None or bool(self.seen_hands[seat]))
         stock = self.stock
         top = len(stock) - len(known_top)  # stock[top:] holds the known cards (reversed)
         pool = [
@@ -706,9 +716,31 @@ class TaxonomyState(Claims):
                 if o.nat[c] & MISC:
                     o._roll(c, [q])
             o._recount(q)
-        if o.phase == CLAIM_WINDOW:
+        if o.phase in (IMPATIENT_CHOICE, DECLARE, CLAIM_WINDOW) and seat != self.actor:
+            if o.phase == CLAIM_WINDOW and seat in self.claim_seats:
+                o._reopen_window(seat, self, known_in, rng)
+            else:
+                o._sample_wait(seat, known_in, rng)
+        elif o.phase == CLAIM_WINDOW:
             o._reopen_window(seat, self, known_in, rng)
         o.log.enabled = quiet
+        if o.phase != CLAIM_WINDOW:
+            # A closed window's seats and answers are stale, and hidden: who was
+            # asked and what each answered (reading 22).
+            o.claim_card = o.claim_from = -1
+            o.claim_seats, o.claim_keys, o.claim_choice, o.claim_keep = (), {}, {}, {}
+        a = self.actor
+        if a != seat and 0 <= a < n and self.drawn:
+            # Which cards another seat drew this turn is hidden ("drew" names no
+            # card to the others) while they are in its hand: the sample names
+            # cards of its sampled hand instead (those that left it were shown).
+            hand, known = self.hands[a], known_in.get(a, set())
+            hidden = [i for i, c in enumerate(self.drawn) if c in hand and c not in known]
+            if hidden:
+                fresh = [c for c in o.hands[a] if c not in known]
+                o.drawn = list(self.drawn)
+                for i, c in zip(hidden, fresh, strict=False):
+                    o.drawn[i] = c
         if o.phase == DUEL:
             # That the other seat has chosen is public; what it chose is resampled.
             o.duel_choice = {
@@ -716,6 +748,38 @@ class TaxonomyState(Claims):
             }
         o._legal = None
         return o
+
+    def _sample_wait(self, seat: int, known_in: Mapping[int, set[int]], rng: Rng) -> None:
+        """Another seat's decision as ``seat`` sees it (reading 22): a seat
+        that is not the player whose turn it is nor asked about the discard
+        sees that player discard (hand over 8) or the table's pause, whether
+        the player is choosing to draw again after an impatient monster, to
+        declare a refilled winning hand, or others may claim the discard. The
+        real cause is hidden, so the sample must not keep it: a player over 8
+        discards; a pause is a claim window on the player's last discard (with
+        a claimant) when there may be one, else the player's impatient choice
+        (its declare when the stock is empty: an impatient draw needs a card)."""
+        s = self.actor
+        if len(self.hands[s]) + self._table_count(s) > HAND_SIZE:
+            self._set_phase(MAIN, self.alone[s])
+            return
+        c = self.last_discard
+        # No window on a loyal card ("Such a card cannot be taken into your
+        # set"), and with claim_window=all every other seat is asked: a seat
+        # that is not knows it waits for the player.
+        may_claim = c >= 0 and self.discards[-1:] == [c]
+        if may_claim and self.loyal_rule and self.nat[c] & LOYAL:
+            may_claim = False
+        if self.window_all and 0 <= seat < self.players:
+            may_claim = False
+        if may_claim:
+            self.claim_card, self.claim_from = c, s
+            self.claim_seats, self.claim_keys, self.claim_choice, self.claim_keep = (), {}, {}, {}
+            self._set_phase(CLAIM_WINDOW, ())
+            self._reopen_window(seat, self, known_in, rng)
+            if self._to_act:
+                return
+        self._set_phase(IMPATIENT_CHOICE if self.stock else DECLARE, self.alone[s])
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)

@@ -269,7 +269,11 @@ class TeratozoicState(TeratozoicGeneration):
         it and not seen leaving, those certainly still there first; the ones
         certainly there that the draw pile cannot hold are in its owner's hidden
         hand. Cards seen going to the Mutations Deck Discard Pile stay there
-        (``mut_seen``). Everything else unseen is dealt anywhere unseen."""
+        (``mut_seen``). Everything else unseen is dealt anywhere unseen.
+
+        Another player's hidden choices are not followed: how many cards it
+        holds back stays, which ones (and where they lie in its hand) does not;
+        its build choice becomes ``build best``, its hand placements are dropped."""
         other = self._copy(keep_rng=False)
         public = public_played(self)
         other.rng = rng.fork()
@@ -322,17 +326,29 @@ class TeratozoicState(TeratozoicGeneration):
             k += len(hidden[s]) - len(known)
             if known:
                 rng.shuffle(cards)
-            mapping: dict[int, int] = {}
-            for i, c in zip(hidden[s], cards, strict=True):
-                mapping[hand[i]] = c
-                hand[i] = c
-            if mapping:
-                other.held[s] = [mapping.get(c, c) for c in self.held[s]]
+            # Which cards s holds back is its secret ("Recessive genes ... are
+            # placed face down"): others see how many, never which, nor where
+            # they lie in the hand. So the sample lays the hand out from what is
+            # seen, not from the real places of that choice (taking the card
+            # sampled at each held card's real place made two worlds the seat
+            # cannot tell apart give two samples).
+            held = self.held[s]
             if not public:
-                if other.choice[s] is not None:
-                    other.choice[s] = "best"
-                # How far another player has got placing cards is not visible.
-                other.placing[s] = []
+                # The whole hand is hidden: s holds back its first cards.
+                other.hand[s] = cards
+                other.held[s] = cards[: len(held)]
+            elif held:
+                # The plays are face up in their order; a kept recessive gene is
+                # public; the other held cards are the hidden ones, after them.
+                shown = [c for c in hand if c not in held]
+                kept = sorted(c for c in held if c in self.kept)
+                other.hand[s] = shown + kept + cards
+                other.held[s] = kept + cards
+            # Another player's build choice and hand placements are never shown
+            # (its build is, once Growth resolves): the sample builds its best.
+            if other.choice[s] is not None:
+                other.choice[s] = "best"
+            other.placing[s] = []
         other.pool[seat].sort()
         rng.shuffle(other.pool[seat])
         other._to_act = other._legal = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bestiary.engine import Rng
 from bestiary.games.taxonomy.rules import TaxonomyState
 
-from .helpers import arrange, ids, state
+from .helpers import arrange, ids, plain_fillers, state
 
 PEEKED = ["Slime", "Red Slime", "Sea Slime"]  # plain, Semisolid Life Form
 
@@ -228,3 +228,148 @@ def test_a_sample_does_not_depend_on_where_in_the_hand_a_known_card_really_lies(
     assert other.view(0) == st.view(0) and other.hands[1] != st.hands[1]
     a, b = st.determinize(0, Rng(5)), other.determinize(0, Rng(5))
     assert a.hands == b.hands and a.stock == b.stock
+
+
+# -- another seat's private decisions (reading 22) ----------------------------------------------
+
+
+def _picture(st: TaxonomyState) -> dict[str, object]:
+    """Every attribute of a state but its caches, shared tables and event log
+    (the log keeps hidden events in any copy; no bot reads it), by name."""
+    from bestiary.engine.audit import canonical
+
+    picture = canonical(st, skip=frozenset(st.CACHES) | st.SHARED | {"game", "log"})
+    return dict(picture[2])
+
+
+def _differ(a: dict[str, object], b: dict[str, object]) -> list[str]:
+    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+
+
+def _told(st: TaxonomyState, seat: int) -> list[object]:
+    """The events ``seat`` is told, without their numbers (those count hidden events too)."""
+    out: list[object] = []
+    for e in st.events_since(0, seat):
+        data = e.to_json()
+        data.pop("i", None)
+        out.append(data)
+    return out
+
+
+def _same_sample(a: TaxonomyState, b: TaxonomyState, seat: int) -> TaxonomyState:
+    """``a`` and ``b`` are worlds ``seat`` cannot tell apart: they give the same sample."""
+    assert a.view(seat) == b.view(seat) and _told(a, seat) == _told(b, seat)
+    for k in range(4):
+        sa, sb = a.determinize(seat, Rng(k)), b.determinize(seat, Rng(k))
+        pa, pb = _picture(sa), _picture(sb)
+        assert pa == pb, _differ(pa, pb)
+        assert sa.view(seat) == a.view(seat)
+    return sa
+
+
+def _worlds(named: dict[int, list[str]], tops: list[list[str]]) -> list[TaxonomyState]:
+    """Positions alike but for the stock's top cards, one per ``tops``: the
+    named cards, then plain fillers of keys none of them has, seat 0 to draw."""
+    st = state(4)
+    every = [n for h in named.values() for n in h] + [n for top in tops for n in top]
+    avoid = {k for c in ids(st, every) for k in st.deck.keys_of[c]}
+    fill = plain_fillers(st, avoid)
+    hands = []
+    for s in range(4):
+        mine = ids(st, named.get(s, []))
+        hands.append([*mine, *fill[8 * s : 8 * s + 8 - len(mine)]])
+    out = []
+    for top in tops:
+        w = state(4)
+        w.arrange(hands, ids(w, top), 0)
+        out.append(w)
+    return out
+
+
+def test_a_sample_forgets_an_impatient_draw_the_player_is_still_deciding() -> None:
+    """ "when you draw an impatient monster, you can immediately draw another
+    card": whether to is the drawer's private decision (reading 22: "a player
+    who stops need not show the card"); the others see a discard decision.
+    Seat 0 drew the impatient Wererabbit or the plain Cockatrice: seat 1 cannot
+    tell, so both give the same sample -- seat 0 discarding, the drawn card one
+    of its sampled cards. A sample that kept the impatient choice (and which
+    card was drawn) showed a search what seat 0 drew."""
+    a, b = _worlds({}, [["Wererabbit"], ["Cockatrice"]])
+    assert a.phase == "impatient" and b.phase == "discard"
+    d = _same_sample(a, b, 1)
+    assert d.phase == "discard" and d.to_act() == (0,)
+    assert len(d.drawn) == 1 and d.drawn[0] in d.hands[0]
+    # The drawer itself knows: its own samples keep its choice and its card.
+    assert a.determinize(0, Rng(1)).phase == "impatient"
+    assert a.determinize(0, Rng(1)).drawn == a.drawn
+
+
+def test_a_pause_is_sampled_alike_whether_others_may_claim_or_the_player_decides() -> None:
+    """Reading 22: a seat that is not asked sees "the table between two turns
+    [...] whether one seat, several or none may claim", and a player's private
+    decision on a hand of 8 "as the table's pause". Seat 0 discards a cheerful
+    Harpy ("you must discard them all": Gandharva goes too) and refills to 8:
+    with the impatient Wererabbit it chooses whether to draw again; with the
+    plain Cockatrice its turn ends and seat 2 (three Avian) is asked about
+    Gandharva. Seat 1 sees the same pause in both, so both give the same
+    sample: a claim window on Gandharva with a claimant."""
+    named = {0: ["Harpy", "Gandharva"], 2: ["Cockatrice", "Siren", "Jubjub"]}
+    a, b = _worlds(named, [["Slime", "Wererabbit"], ["Slime", "Sea Slime"]])
+    for w in (a, b):
+        w.apply_text(0, "discard Harpy")
+    assert a.phase == "impatient" and b.phase == "claim" and b.to_act() == (2,)
+    assert a.view(1)["phase"] == "discard" and a.view(1)["to_act"] == []
+    d = _same_sample(a, b, 1)
+    gandharva = ids(d, ["Gandharva"])[0]
+    assert d.phase == "claim" and d.claim_card == gandharva and d.to_act()
+    assert 1 not in d.to_act()
+
+
+def test_a_sample_drops_the_answers_of_a_closed_claim_window() -> None:
+    """ "The seats that may claim are asked privately (`claim_open`), decide in
+    secret" (reading 22); a seat not asked does not learn that a window was
+    open. After one closed unclaimed, seat 1's samples must not keep who was
+    asked nor what they answered: a world where nobody could claim gives the
+    same sample."""
+    (st,) = _worlds({0: ["Ghost"], 2: ["Mummy", "Zombie", "Lich"]}, [["Slime"]])
+    st.apply_text(0, "discard Ghost")
+    assert st.phase == "claim" and st.to_act() == (2,)
+    st.apply_text(2, "pass")
+    assert st.actor == 1 and st.claim_seats == (2,)
+    other = st.clone()
+    other.claim_card = other.claim_from = -1
+    other.claim_seats, other.claim_keys, other.claim_choice = (), {}, {}
+    d = _same_sample(st, other, 1)
+    assert d.claim_seats == () and d.claim_choice == {}
+
+
+def test_a_sample_drops_what_another_seat_peeked() -> None:
+    """ "Look at 3 cards from the stack and then put them down": what seat 0
+    saw is shown to seat 0 alone ("peeked"), as is the honest Cancer it drew.
+    At seat 1's turn, a world where seat 0 drew Cancer and peeked and one where
+    it drew a plain card give the same sample; only seat 1's own knowledge is kept."""
+    worlds = _worlds({}, [["Cancer", "Slime"], ["Cockatrice", "Slime"]])
+    for w in worlds:
+        w.apply_text(0, f"discard {w.deck.names[w.hands[0][0]]}")
+        assert w.actor == 1 and w.phase == "discard"
+    a, b = worlds
+    assert a.peeks[0] is not None and b.peeks[0] is None
+    d = _same_sample(a, b, 1)
+    assert d.peeks == [None] * 4 and d.seen_hands == [{}] * 4 and not d.watched
+
+
+def test_an_asked_seat_that_answered_sees_others_still_deciding_in_its_samples() -> None:
+    """Reading 22: the asked seats "decide in secret, and learn when the window
+    closes". Seat 3 passed and the window is still open, so another seat is
+    deciding: every sample of seat 3's must have one to answer (a sample in
+    which nobody may claim waited for nobody and could not go on)."""
+    named = {0: ["Ghost"], 1: ["Mummy", "Zombie", "Lich"], 3: ["Jiangshi", "Skeleton", "Ghoul"]}
+    (st,) = _worlds(named, [["Slime"]])
+    st.apply_text(0, "discard Ghost")
+    st.apply_text(3, "pass")
+    assert st.phase == "claim" and st.to_act() == (1,)
+    assert st.view(3)["claim"]["decided"] and st.view(3)["to_act"] == []
+    for k in range(12):
+        d = st.determinize(3, Rng(k))
+        assert d.view(3) == st.view(3)
+        assert d.to_act() and 3 not in d.to_act() and d.claim_choice[3] == st.claim_choice[3]

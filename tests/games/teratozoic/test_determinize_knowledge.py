@@ -120,3 +120,79 @@ def test_a_sample_does_not_depend_on_which_cards_another_seat_really_drew() -> N
     for k in range(5):
         a, b = st.determinize(0, Rng(k)), other.determinize(0, Rng(k))
         assert a.zones() == b.zones() and a.hand == b.hand and a.mutations == b.mutations
+
+
+def _picture(st: TeratozoicState) -> dict[str, object]:
+    """Every attribute of a state but its caches, shared tables and event log
+    (the log keeps hidden events in any copy; no bot reads it), by name."""
+    from bestiary.engine.audit import canonical
+
+    picture = canonical(st, skip=frozenset(st.CACHES) | st.SHARED | {"game", "log"})
+    return dict(picture[2])
+
+
+def _differ(a: dict[str, object], b: dict[str, object]) -> list[str]:
+    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+
+
+def _seen(st: TeratozoicState, seat: int) -> list[object]:
+    """The events ``seat`` is told, without their numbers (those count hidden events too)."""
+    out: list[object] = []
+    for e in st.events_since(0, seat):
+        data = e.to_json()
+        data.pop("i", None)
+        out.append(data)
+    return out
+
+
+def _held_back(st: TeratozoicState, seat: int, which: int) -> TeratozoicState:
+    """A copy in which ``seat`` holds back its ``which``-th holdable card and declares."""
+    w = st.clone()
+    w.apply(seat, [a for a in w.legal(seat) if str(a).startswith("hold")][which])
+    w.apply(seat, next(a for a in w.legal(seat) if str(a) == "express"))
+    return w
+
+
+def test_a_sample_does_not_follow_which_card_another_seat_holds_back() -> None:
+    """ "Recessive genes (unplayed cards from your hand) are placed face down on
+    the table *before* the Growth phase begins": the others see how many, not
+    which. Two worlds seat 1 cannot tell apart -- seat 0 held back one card of
+    its hand or another -- must give the same sample from the same stream; a
+    sample that held back the card dealt at the real held card's place did not."""
+    st = new(2, seed=1)
+    assert st.phase == "expression" and st.to_act() == (0,)
+    a, b = _held_back(st, 0, 0), _held_back(st, 0, 1)
+    assert a.to_act() == b.to_act() == (1,)
+    assert a.view(1) == b.view(1) and _seen(a, 1) == _seen(b, 1) and a.held != b.held
+    for k in range(4):
+        sa, sb = a.determinize(1, Rng(k)), b.determinize(1, Rng(k))
+        pa, pb = _picture(sa), _picture(sb)
+        assert pa == pb, _differ(pa, pb)
+        assert len(sa.held[0]) == 1 and sa.held[0][0] in sa.hand[0]
+        assert sa.view(1) == a.view(1)
+
+
+def test_after_growth_a_sample_does_not_follow_where_the_held_card_lay() -> None:
+    """After Growth the plays are face up, the held card still face down: where
+    it lay in its owner's hand, and which build choice the owner made ("All
+    players lay out the cards they have chosen to play at the same time"; only
+    the resulting monsters are seen), are not shown. Two worlds that differ in
+    those alone give the same sample."""
+    st = _held_back(new(2, seed=1), 0, 0)
+    st.apply(1, next(a for a in st.legal(1) if str(a) == "express"))
+    for s in (0, 1):
+        st.apply(s, next(a for a in st.legal(s) if str(a) == "build best"))
+    assert st.phase.startswith("breed") and st.held[0]
+    other = st.clone()
+    h = st.held[0][0]
+    other.hand[0].remove(h)
+    other.hand[0].insert(0 if st.hand[0][0] != h else len(other.hand[0]), h)
+    other.choice[0] = "flat"
+    assert other.view(1) == st.view(1) and other.hand[0] != st.hand[0]
+    seat = 1
+    for k in range(4):
+        sa, sb = st.determinize(seat, Rng(k)), other.determinize(seat, Rng(k))
+        pa, pb = _picture(sa), _picture(sb)
+        assert pa == pb, _differ(pa, pb)
+        assert sa.played(0) == st.played(0) and len(sa.held[0]) == 1
+        assert sa.view(seat) == st.view(seat)
