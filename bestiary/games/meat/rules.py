@@ -376,10 +376,11 @@ class MeatState(MeatRound):
 
     def determinize(self, seat: int, rng: Rng) -> MeatState:
         """Resample every card ``seat``'s team cannot see: both decks' order,
-        the opponents' hands and their face-down cards (pending tactics follow
-        the card they named). The draft is public, so a creature an opponent
-        drafted this round and has not shown since stays with that opponent:
-        in its hand or face down, where is resampled."""
+        the opponents' hands and their face-down cards; an opponent's tactics
+        still being set are forgotten (it sets them again). The draft is
+        public, so a creature an opponent drafted this round and has not shown
+        since stays with that opponent: in its hand or face down, where is
+        resampled."""
         other = self._copy(keep_rng=False)  # other.rng is drawn below
         foe = [s for s in range(self.players) if (s & 1) != (seat & 1)]
         ncre = self.ncre
@@ -420,9 +421,6 @@ class MeatState(MeatRound):
                     for c, b in zip(new, bits, strict=True):
                         flags[c] = b
             other.stack = [(a, b, t, remap.get(tc, tc)) for a, b, t, tc in other.stack]
-            for s in foe:
-                other.tac_c[s] = [remap.get(c, c) for c in other.tac_c[s]]
-                other.tac_d[s] = [remap.get(c, c) for c in other.tac_d[s]]
             if not creature:
                 for c in cards:
                     other.dstat[c] = D_NONE
@@ -430,6 +428,16 @@ class MeatState(MeatRound):
                     for c in other.dfield[s]:
                         if c in remap:
                             other.dstat[c] = D_DOWN
+        if other.phase == P_TACTICS:
+            # An opponent's tactics are set face down: which lanes it filled,
+            # how many destiny cards it set and whether it is done are hidden
+            # until the cards are down ("face_down"). The sample forgets them,
+            # so the opponent places again there.
+            for s in foe:
+                other.tac_c[s] = [-1, -1, -1]
+                other.tac_d[s] = []
+                other.tac_stage[s] = 0
+                other._check_stage(s)
         other.rng = rng.fork()
         return other
 

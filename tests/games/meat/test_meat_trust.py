@@ -182,3 +182,28 @@ def test_a_sample_does_not_depend_on_the_lanes_an_opponent_really_chose() -> Non
     assert other.view(0) == st.view(0) and other.field != st.field
     a, b = st.determinize(0, Rng(11)), other.determinize(0, Rng(11))
     assert a.field == b.field and a.hand == b.hand and a.cdeck == b.cdeck
+
+
+def test_a_sample_forgets_the_tactics_an_opponent_is_still_setting() -> None:
+    """The tactics are set face down ("Ustalanie taktyki"): until the cards are
+    down, the opponent's view shows nothing of what it placed. Two worlds the
+    seat cannot tell apart -- the opponent's two creatures in some lanes or
+    others, one destiny card set or none -- must give the same sample; a
+    sample that kept the real lanes let a search see where they were."""
+    hands = {0: ["Akolita", "Rekrut"], 1: ["Dziki Wilk", "Bober", "Okrzyk Bojowy"]}
+    worlds = []
+    for lanes, destiny in ((("left", "front"), ()), (("right", "left"), ("Okrzyk Bojowy",))):
+        st = at_tactics(2, 0, hands)
+        for name, lane in zip(("Dziki Wilk", "Bober"), lanes, strict=True):
+            st.apply_text(1, f"place {name} {lane}")
+        for name in destiny:
+            st.apply_text(1, f"set {name}")
+        worlds.append(st)
+    a, b = worlds
+    assert a.view(0) == b.view(0) and a.tac_c != b.tac_c
+    sa, sb = a.determinize(0, Rng(5)), b.determinize(0, Rng(5))
+    assert sa.tac_c == sb.tac_c == [[-1, -1, -1], [-1, -1, -1]]
+    assert sa.tac_d == sb.tac_d and sa.tac_stage == sb.tac_stage
+    assert sa.hand == sb.hand
+    # The opponent places again in the sample; the seat's own tactics stay.
+    assert 1 in sa.to_act() and any(str(m).startswith("place") for m in sa.legal(1))
