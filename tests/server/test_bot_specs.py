@@ -78,25 +78,22 @@ def test_an_old_unbounded_spec_is_not_played_after_a_restart(tmp_path: Path) -> 
         assert client.get("/api/tables/old-table").json()["status"] == "finished"
 
 
-def test_with_teammates_the_meat_search_leaves_placement_to_the_heuristic() -> None:
-    """docs/RL.md, "M.E.A.T. with teammates": two searching teammates placed
-    their face-down creatures and destiny cards worse than two heuristics, so
-    at 4 and 6 seats the hard level and the hint leave those decisions
-    (``place``, ``set``, ``done``) to the heuristic; at 2 seats they search."""
+def test_the_meat_search_leaves_placement_to_the_sampled_battle() -> None:
+    """docs/RL.md, "M.E.A.T.": the tactics are set face down at the same time,
+    and a search that places seat after seat lets the later seats answer, so
+    at every table size the hard level and the hint leave the secret
+    placement (``place``, ``set``, ``done``) to their guide, the heuristic
+    placing by sampling the battle (``place=sample``)."""
     from bestiary.agents import AgentContext, make_agent
     from bestiary.agents.hint import strongest_spec
     from bestiary.engine import Rng
 
     meat = get_game("meat")
-    assert "leave" not in playable(meat, "hard", 2000, players=2)
-    assert "leave" not in strongest_spec(meat.new(2, seed=3), 0.5)
-    for players in (4, 6):
-        assert playable(meat, "hard", 2000, players=players).endswith(
-            ",playout=lookahead=0,leave=place;set;done"
-        )
-        assert strongest_spec(meat.new(players, seed=3), 0.5).endswith(",leave=place;set;done")
-    # At 4 seats the hard level places as its guide, the heuristic, does:
-    # without a search.
+    tail = ",playout=lookahead=0,leave=place;set;done,guide=place=sample"
+    for players in (2, 4, 6):
+        assert playable(meat, "hard", 2000, players=players).endswith(tail)
+        assert strongest_spec(meat.new(players, seed=3), 0.5).endswith(tail)
+    # At 4 seats the hard level places as its guide does: without a search.
     state = meat.new(4, seed=3)
     # (a second a move, but none is spent on these decisions)
     searcher = make_agent(meat, playable(meat, "hard", 2000, players=4), seed=1)
@@ -115,18 +112,21 @@ def test_with_teammates_the_meat_search_leaves_placement_to_the_heuristic() -> N
 
 def test_the_hard_level_plays_the_options_the_games_search_is_strongest_with() -> None:
     """docs/RL.md, "Strength": M.E.A.T.'s search beat the heuristic with its
-    playouts' look-ahead off; the hard level (and the hint) play that search,
-    other games the options their value module names, and the spec builds an
-    agent that moves."""
+    playouts' look-ahead off and its placement left to the sampled battle; the
+    hard level (and the hint) play that search, other games the options their
+    value module names, and the spec builds an agent that moves."""
     from bestiary.agents import AgentContext, make_agent
     from bestiary.agents.hint import strongest_spec
     from bestiary.engine import Rng
 
     meat = get_game("meat")
     hard = playable(meat, "hard", 2000)
-    assert hard == "ismcts:seconds=1,rollout_limit=200,playout=lookahead=0"
+    assert hard == (
+        "ismcts:seconds=1,rollout_limit=200,"
+        "playout=lookahead=0,leave=place;set;done,guide=place=sample"
+    )
     state = meat.create(2, 3, meat.variants["standard"])
-    assert strongest_spec(state, 0.5).endswith(",playout=lookahead=0")
+    assert strongest_spec(state, 0.5).endswith(",guide=place=sample")
     fast = hard.replace("seconds=1", "iterations=8")
     seat = state.to_act()[0]
     move = make_agent(meat, fast, seed=1).act(AgentContext(state, seat, Rng(1)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from bestiary.agents.context import AgentContext, option_flag
+from bestiary.agents.context import AgentContext, option_choice, option_flag, option_number
 from bestiary.engine import Rng
 
 from .actions import (
@@ -37,9 +37,13 @@ from .cards import (
     Effect,
     load_cards,
 )
+from .placement import sampled_place
 from .rules import P_OVER, P_RESPOND, MeatState
 
 _KW_VALUE = {REFLEX: 1.5, TOXIN: 2.5, CLEAVE: 1.5, CHALLENGE: 1.0}
+#: How the heuristic places its creatures (``place``): against a guess of the
+#: opponent's line-up, or by sampling the battle (``placement.py``).
+PLACES = ("guess", "sample")
 _LEADER_PREF = ("summary_bonus", "telestarion", "faction_stat", "destiny_draw", "draft_discount")
 
 
@@ -75,16 +79,22 @@ class HeuristicAgent:
         lookahead: str | bool = True,
         leader: str = "best",
         faction: str = "",
+        place: str = "guess",
+        place_samples: int | str = 24,
     ) -> None:
         """Options (``heuristic:leader=random,faction=natura``): ``leader`` =
         best (a fixed preference), random, or a leader's name; ``faction`` =
         a faction (or its first word) to favour in the draft, for balance
-        studies; ``lookahead=0`` turns the look-ahead off."""
+        studies; ``lookahead=0`` turns the look-ahead off; ``place`` = guess
+        (against the opponent's likely line-up) or sample (the battle run on
+        ``place_samples`` samples, see ``placement.py``)."""
         self.rng = Rng(seed)
         self._rules: object = None
         self._cs: CardSet | None = None
         self.lookahead = option_flag("lookahead", lookahead)
         self.leader = leader.strip().casefold()
+        self.place = option_choice("place", place, PLACES)
+        self.place_samples = int(option_number("place_samples", place_samples, 1, 1000))
         want = faction.strip().casefold()
         self.faction = ""
         if want:
@@ -118,6 +128,14 @@ class HeuristicAgent:
         if kind == DISCARD:
             return min(legal, key=lambda m: power(cs.defs[m.a]))
         if kind == PLACE:
+            if self.place == "sample":
+                return sampled_place(
+                    ctx,
+                    legal,
+                    self.place_samples,
+                    lambda iid: power(cs.defs[cs.kind[iid]]),
+                    self.rng,
+                )
             return self._place(ctx, cs, legal)
         if kind in (SET, DONE):
             return self._set(ctx, cs, legal)

@@ -429,17 +429,39 @@ class MeatState(MeatRound):
                         if c in remap:
                             other.dstat[c] = D_DOWN
         if other.phase == P_TACTICS:
-            # An opponent's tactics are set face down: which lanes it filled,
-            # how many destiny cards it set and whether it is done are hidden
-            # until the cards are down ("face_down"). The sample forgets them,
-            # so the opponent places again there.
+            # An opponent's tactics are set face down: which lanes it filled and
+            # how many destiny cards it set are hidden until the cards are down
+            # ("face_down"); only whether it is done shows (it no longer acts).
+            # The sample forgets them: an opponent still setting sets them again
+            # there, one that is done gets tactics drawn at random.
             for s in foe:
+                done = other.tac_stage[s] == 2
                 other.tac_c[s] = [-1, -1, -1]
                 other.tac_d[s] = []
                 other.tac_stage[s] = 0
                 other._check_stage(s)
+                if done:
+                    other._random_tactics(s, rng)
         other.rng = rng.fork()
         return other
+
+    def _random_tactics(self, seat: int, rng: Rng) -> None:
+        """Tactics ``seat`` might have set, drawn at random from its hand: the
+        most creatures it can place ("gracz korzysta z maksymalnej dostępnej
+        liczby kart") in random lanes, and any number of its destiny cards."""
+        hand = self.hand[seat]
+        creatures = sorted(c for c in hand if c < self.ncre)
+        destiny = sorted(c for c in hand if c >= self.ncre)
+        rng.shuffle(creatures)
+        rng.shuffle(destiny)
+        lanes = [0, 1, 2]
+        rng.shuffle(lanes)
+        placed = [-1, -1, -1]
+        for c, lane in zip(creatures, lanes, strict=False):
+            placed[lane] = c
+        self.tac_c[seat] = placed
+        self.tac_d[seat] = destiny[: rng.randint(0, len(destiny))]
+        self.tac_stage[seat] = 2
 
     # ------------------------------------------------------------ action space
     def action_index(self, action: Any) -> int:

@@ -13,16 +13,16 @@ from .phases import P_ACTIVATION, P_OVER, P_RESPOND, P_WINDOW
 from .rules import MeatState
 
 #: What the search plays best with here (the hint and the server's hard level
-#: add it): the heuristic in playouts without its one-action look-ahead, six
-#: times the iterations; at 256 iterations it won 0.66 of 77 two-seat games
-#: against the heuristic, which won 0.49 of the same deals (docs/RL.md, "Strength").
-SEARCH_OPTIONS = "playout=lookahead=0"
-#: With teammates (4 and 6 seats) the placement of creatures and destiny cards
-#: is left to the heuristic (``leave``): two searching teammates placed
-#: worse than two heuristics (docs/RL.md, "M.E.A.T. with teammates").
-SEARCH_OPTIONS_BY_PLAYERS = {
-    players: f"{SEARCH_OPTIONS},leave=place;set;done" for players in (4, 6)
-}
+#: add it): the heuristic in playouts without its one-action look-ahead (six
+#: times the iterations), and the secret placement of creatures and destiny
+#: cards (``place``, ``set``, ``done``) left to the guide, the heuristic placing
+#: by sampling the battle (``place=sample``, ``placement.py``), not searched:
+#: the serial tree let the seats placing after ours answer it, and two
+#: searching teammates placed worse than two heuristics. At 256 iterations,
+#: seeds 1000-1079, two seats: 56 of 80 against the heuristic (the placement
+#: searched: 48 of 80 on the same deals); a team of two at four seats: 57 of
+#: 100 (docs/RL.md, "M.E.A.T. with teammates").
+SEARCH_OPTIONS = "playout=lookahead=0,leave=place;set;done,guide=place=sample"
 #: Playout decisions before ``value_estimate`` scores a search's sample.
 VALUE_DEPTH = 16
 #: The estimate's scales, fitted (logistic regression, 91 318 positions of 600

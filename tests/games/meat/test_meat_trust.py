@@ -207,3 +207,27 @@ def test_a_sample_forgets_the_tactics_an_opponent_is_still_setting() -> None:
     assert sa.hand == sb.hand
     # The opponent places again in the sample; the seat's own tactics stay.
     assert 1 in sa.to_act() and any(str(m).startswith("place") for m in sa.legal(1))
+
+
+def test_a_sample_draws_the_tactics_of_an_opponent_that_is_done() -> None:
+    """That an opponent is done shows (it is no longer asked); what it set does
+    not. Two opponents done with different lanes and destiny cards give the
+    same sample, in which the opponent is done too, its two creatures placed
+    ("gracz korzysta z maksymalnej dostępnej liczby kart") -- and over many
+    samples the lanes and the number of destiny cards vary."""
+    hands = {0: ["Akolita", "Rekrut"], 1: ["Dziki Wilk", "Bober", "Okrzyk Bojowy"]}
+    worlds = []
+    for lanes, destiny in ((("left", "front"), ()), (("right", "left"), ("Okrzyk Bojowy",))):
+        st = at_tactics(2, 0, hands)
+        place(st, 1, dict(zip(lanes, ("Dziki Wilk", "Bober"), strict=True)), destiny)
+        worlds.append(st)
+    a, b = worlds
+    assert a.to_act() == b.to_act() == (0,) and a.view(0) == b.view(0)
+    seen = set()
+    for k in range(20):
+        sa, sb = a.determinize(0, Rng(k)), b.determinize(0, Rng(k))
+        assert sa.tac_c == sb.tac_c and sa.tac_d == sb.tac_d
+        assert sa.to_act() == (0,) and sa.view(0) == a.view(0)
+        assert sorted(c >= 0 for c in sa.tac_c[1]) == [False, True, True]
+        seen.add((tuple(c >= 0 for c in sa.tac_c[1]), len(sa.tac_d[1])))
+    assert len(seen) > 2
