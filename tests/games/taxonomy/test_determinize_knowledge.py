@@ -12,6 +12,7 @@ from __future__ import annotations
 from bestiary.engine import Rng
 from bestiary.games.taxonomy.rules import TaxonomyState
 
+from ..knowledge import differ, picture, told
 from .helpers import arrange, ids, plain_fillers, state
 
 PEEKED = ["Slime", "Red Slime", "Sea Slime"]  # plain, Semisolid Life Form
@@ -233,36 +234,13 @@ def test_a_sample_does_not_depend_on_where_in_the_hand_a_known_card_really_lies(
 # -- another seat's private decisions (reading 22) ----------------------------------------------
 
 
-def _picture(st: TaxonomyState) -> dict[str, object]:
-    """Every attribute of a state but its caches, shared tables and event log
-    (the log keeps hidden events in any copy; no bot reads it), by name."""
-    from bestiary.engine.audit import canonical
-
-    picture = canonical(st, skip=frozenset(st.CACHES) | st.SHARED | {"game", "log"})
-    return dict(picture[2])
-
-
-def _differ(a: dict[str, object], b: dict[str, object]) -> list[str]:
-    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-
-
-def _told(st: TaxonomyState, seat: int) -> list[object]:
-    """The events ``seat`` is told, without their numbers (those count hidden events too)."""
-    out: list[object] = []
-    for e in st.events_since(0, seat):
-        data = e.to_json()
-        data.pop("i", None)
-        out.append(data)
-    return out
-
-
 def _same_sample(a: TaxonomyState, b: TaxonomyState, seat: int) -> TaxonomyState:
     """``a`` and ``b`` are worlds ``seat`` cannot tell apart: they give the same sample."""
-    assert a.view(seat) == b.view(seat) and _told(a, seat) == _told(b, seat)
+    assert a.view(seat) == b.view(seat) and told(a, seat) == told(b, seat)
     for k in range(4):
         sa, sb = a.determinize(seat, Rng(k)), b.determinize(seat, Rng(k))
-        pa, pb = _picture(sa), _picture(sb)
-        assert pa == pb, _differ(pa, pb)
+        pa, pb = picture(sa), picture(sb)
+        assert pa == pb, differ(pa, pb)
         assert sa.view(seat) == a.view(seat)
     return sa
 

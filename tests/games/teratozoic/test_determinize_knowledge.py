@@ -14,6 +14,7 @@ from __future__ import annotations
 from bestiary.engine import Rng
 from bestiary.games.teratozoic.rules import TeratozoicState
 
+from ..knowledge import differ, picture, told
 from .helpers import new
 
 
@@ -122,29 +123,6 @@ def test_a_sample_does_not_depend_on_which_cards_another_seat_really_drew() -> N
         assert a.zones() == b.zones() and a.hand == b.hand and a.mutations == b.mutations
 
 
-def _picture(st: TeratozoicState) -> dict[str, object]:
-    """Every attribute of a state but its caches, shared tables and event log
-    (the log keeps hidden events in any copy; no bot reads it), by name."""
-    from bestiary.engine.audit import canonical
-
-    picture = canonical(st, skip=frozenset(st.CACHES) | st.SHARED | {"game", "log"})
-    return dict(picture[2])
-
-
-def _differ(a: dict[str, object], b: dict[str, object]) -> list[str]:
-    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-
-
-def _seen(st: TeratozoicState, seat: int) -> list[object]:
-    """The events ``seat`` is told, without their numbers (those count hidden events too)."""
-    out: list[object] = []
-    for e in st.events_since(0, seat):
-        data = e.to_json()
-        data.pop("i", None)
-        out.append(data)
-    return out
-
-
 def _held_back(st: TeratozoicState, seat: int, which: int) -> TeratozoicState:
     """A copy in which ``seat`` holds back its ``which``-th holdable card and declares."""
     w = st.clone()
@@ -163,11 +141,11 @@ def test_a_sample_does_not_follow_which_card_another_seat_holds_back() -> None:
     assert st.phase == "expression" and st.to_act() == (0,)
     a, b = _held_back(st, 0, 0), _held_back(st, 0, 1)
     assert a.to_act() == b.to_act() == (1,)
-    assert a.view(1) == b.view(1) and _seen(a, 1) == _seen(b, 1) and a.held != b.held
+    assert a.view(1) == b.view(1) and told(a, 1) == told(b, 1) and a.held != b.held
     for k in range(4):
         sa, sb = a.determinize(1, Rng(k)), b.determinize(1, Rng(k))
-        pa, pb = _picture(sa), _picture(sb)
-        assert pa == pb, _differ(pa, pb)
+        pa, pb = picture(sa), picture(sb)
+        assert pa == pb, differ(pa, pb)
         assert len(sa.held[0]) == 1 and sa.held[0][0] in sa.hand[0]
         assert sa.view(1) == a.view(1)
 
@@ -192,7 +170,7 @@ def test_after_growth_a_sample_does_not_follow_where_the_held_card_lay() -> None
     seat = 1
     for k in range(4):
         sa, sb = st.determinize(seat, Rng(k)), other.determinize(seat, Rng(k))
-        pa, pb = _picture(sa), _picture(sb)
-        assert pa == pb, _differ(pa, pb)
+        pa, pb = picture(sa), picture(sb)
+        assert pa == pb, differ(pa, pb)
         assert sa.played(0) == st.played(0) and len(sa.held[0]) == 1
         assert sa.view(seat) == st.view(seat)
