@@ -20,8 +20,8 @@ from .rules import MeatState
 #: the serial tree let the seats placing after ours answer it, and two
 #: searching teammates placed worse than two heuristics. At 256 iterations,
 #: seeds 1000-1079, two seats: 56 of 80 against the heuristic (the placement
-#: searched: 48 of 80 on the same deals); a team of two at four seats: 57 of
-#: 100 (docs/RL.md, "M.E.A.T. with teammates").
+#: searched: 48 of 80 on the same deals); a team of two at four seats: 83 of
+#: 142 (docs/RL.md, "M.E.A.T. with teammates").
 SEARCH_OPTIONS = "playout=lookahead=0,leave=place;set;done,guide=place=sample"
 #: Playout decisions before ``value_estimate`` scores a search's sample.
 VALUE_DEPTH = 16
