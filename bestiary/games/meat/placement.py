@@ -31,7 +31,9 @@ from .rules import MeatState
 
 #: The summary's mean die: the losing team loses a d6 per creature the winner kept.
 _MEAN_DIE = 3.5
-#: Above this many creatures in hand only the strongest (by ``power``) are tried.
+#: How many creatures beyond the free lanes are tried (the strongest first):
+#: the weaker ones rarely make a better line-up and each one multiplies the
+#: arrangements (three lanes: 24 with one spare, 60 with two).
 _SPARE = 1
 
 
