@@ -7,10 +7,12 @@ a one-step look-ahead on a determinized state (it never sees hidden cards:
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from bestiary.agents.context import AgentContext, option_choice, option_flag, option_number
 from bestiary.engine import Rng
+from bestiary.engine.errors import BadAgentSpec
+from bestiary.i18n import domain
 
 from .actions import (
     ABILITY,
@@ -44,6 +46,7 @@ _KW_VALUE = {REFLEX: 1.5, TOXIN: 2.5, CLEAVE: 1.5, CHALLENGE: 1.0}
 #: How the heuristic places its creatures (``place``): against a guess of the
 #: opponent's line-up, or by sampling the battle (``placement.py``).
 PLACES = ("guess", "sample")
+_ = domain("meat", __file__)
 _LEADER_PREF = ("summary_bonus", "telestarion", "faction_stat", "destiny_draw", "draft_discount")
 
 
@@ -112,9 +115,8 @@ class HeuristicAgent:
         if kind == LEADER:
             if self.leader == "random":
                 return self.rng.choice(legal)
-            named = [m for m in legal if cs.leaders[m.a].name.casefold() == self.leader]
-            if named:
-                return named[0]
+            if self.leader != "best":
+                return self._named_leader(cs, legal)
             return min(legal, key=lambda m: _LEADER_PREF.index(cs.leaders[m.a].passive))
         if kind == DRAFT:
             lead = ctx.view()["leaders"][ctx.seat]
@@ -140,6 +142,25 @@ class HeuristicAgent:
         if kind in (SET, DONE):
             return self._set(ctx, cs, legal)
         return self._look_ahead(ctx, cs, legal)
+
+    def _named_leader(self, cs: CardSet, legal: list[Any]) -> Move:
+        """The leader the spec names (``leader=Kat z Wieży``). The name is
+        checked against the match's card set here, not when the spec is read,
+        because a designer's card file may name leaders of its own; a name
+        that is no leader of the set is an error, never a silent fallback."""
+        if self.leader not in cs.leader_by_name:
+            raise BadAgentSpec(
+                _(
+                    "heuristic: leader={leader!r} is not a leader of this card set; "
+                    "leaders: {names} (or best, random)"
+                ).format(leader=self.leader, names=", ".join(x.name for x in cs.leaders))
+            )
+        named = [m for m in legal if cs.leaders[m.a].name.casefold() == self.leader]
+        # The named leader may not be among the ones dealt to this seat: then
+        # the fixed preference picks, as the option's docstring says.
+        if named:
+            return cast(Move, named[0])
+        return cast(Move, min(legal, key=lambda m: _LEADER_PREF.index(cs.leaders[m.a].passive)))
 
     def _cards(self, ctx: AgentContext) -> CardSet:
         """The match's card set, loaded once per match (per rules object), not
