@@ -57,7 +57,7 @@ class Difference:
 
     @property
     def significant(self) -> bool:
-        return self.p_value < 0.05
+        return bool(self.p_value < 0.05)  # a plain bool, also for NumPy p-values
 
 
 def two_proportions(k1: float, n1: float, k2: float, n2: float) -> Difference:

@@ -42,3 +42,23 @@ def test_small_runs_warn_and_the_page_shows_the_change(meat_run: Path, meat_run_
     for sid in ("runs", "warning", "movers", "metrics"):
         assert f"<section id='{sid}'>" in page
     assert "too few games" in page or "significant" in page
+
+
+def test_compare_json_writes_true_json_booleans_and_numbers(
+    meat_run: Path, meat_run_b: Path
+) -> None:
+    """Issue 28, point 3: ``compare --json`` wrote ``"significant"`` as the
+    strings "True"/"False" for means (a NumPy bool printed by ``default=str``),
+    so a script's ``if m["significant"]`` was always true."""
+    import json
+
+    out = json.loads(
+        json.dumps(compare_json(read_run(meat_run), read_run(meat_run_b)), default=str)
+    )
+    kinds = {m["kind"] for m in out["metrics"]}
+    assert {"proportion", "mean"} <= kinds  # both tests are covered
+    for m in out["metrics"]:
+        assert type(m["significant"]) is bool, m
+        assert type(m["too_few_games"]) is bool, m
+        for key in ("a", "b", "diff", "low", "high", "p_value"):
+            assert isinstance(m[key], (int, float)) and not isinstance(m[key], bool), (key, m)
