@@ -200,6 +200,23 @@ def write_run(
             soft_wrap=True,
         )
         raise typer.Exit(130)
+    if res.failed:
+        # The file keeps the failed games as rows with their error (a report
+        # skips them), but a run with failures is not a success: scripts and CI
+        # must see it, as `simulate` without --out shows it.
+        err.print(
+            f"[bold red]{esc(_('failed:'))}[/] "
+            + esc(
+                core.ngettext(
+                    "{n} game of {path} failed; its error is in the file's error column",
+                    "{n} games of {path} failed; their errors are in the file's error column",
+                    res.failed,
+                ).format(n=res.failed, path=res.path.name)
+            ),
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(1)
 
 
 def run(
@@ -259,9 +276,9 @@ def report(
     """One self-contained HTML page (plots embedded) for a run, or its summary as JSON."""
     with _lab_errors():
         from ..lab.report import report_html, summary
-        from ..lab.runs import read_run
+        from ..lab.runs import read_played_run
 
-        table = read_run(run_file)
+        table = read_played_run(run_file)
         if as_json:
             emit_json(summary(table))
         if output is None and not as_json:
@@ -296,9 +313,9 @@ def compare(
     """Every metric of two runs side by side: difference, interval, test; biggest movers first."""
     with _lab_errors():
         from ..lab.compare import compare_html, compare_json
-        from ..lab.runs import read_run
+        from ..lab.runs import read_played_run
 
-        a, b = read_run(run_a), read_run(run_b)
+        a, b = read_played_run(run_a), read_played_run(run_b)
         data = compare_json(a, b)
         if output is not None:
             _write_page(output, compare_html(a, b, run_a.name, run_b.name))

@@ -217,10 +217,9 @@ def load(table: pa.Table) -> RunView:
         except Exception:  # a run of a game not installed here: seats are their own side
             teams[p] = list(range(p))
     con.execute("CREATE TEMP TABLE teams (players INTEGER, seat INTEGER, team INTEGER)")
-    con.executemany(
-        "INSERT INTO teams VALUES (?, ?, ?)",
-        [(p, s, t) for p, ts in teams.items() for s, t in enumerate(ts)],
-    )
+    seats = [(p, s, t) for p, ts in teams.items() for s, t in enumerate(ts)]
+    if seats:  # none when every game of the run failed (DuckDB refuses an empty batch)
+        con.executemany("INSERT INTO teams VALUES (?, ?, ?)", seats)
     # Each winning seat's share of its game: a team's win counts for each member,
     # a win shared by several sides is split between them (as bestiary simulate).
     con.execute(

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.registry import get_game
+from ..i18n import core
 from ..sim.runner import check_seats, play_game
 from .rows import game_row
 from .schema import ROW, SCHEMA_VERSION, meta_of, with_meta
@@ -221,6 +222,30 @@ def read_run(path: str | Path) -> pa.Table:
         raise BadInput(
             f"{p} was written by an older lab (run file version {version}; this lab reads "
             f"and writes version {SCHEMA_VERSION}): simulate it again into a new file"
+        )
+    return table
+
+
+def read_played_run(path: str | Path) -> pa.Table:
+    """:func:`read_run` for a report or a comparison: a run in which every game
+    failed has nothing to measure, so it is an error that says why the games
+    failed, not a page of zeros."""
+    table = read_run(path)
+    errors = table.column("error").drop_null()
+    if len(errors) == table.num_rows:
+        first = str(errors[0]) if len(errors) else ""
+        raise BadInput(
+            core.ngettext(
+                "{path} holds no finished game: its {n} game failed ({error}); "
+                "fix that and simulate again",
+                "{path} holds no finished game: all {n} games failed (the first: {error}); "
+                "fix that and simulate again",
+                table.num_rows,
+            ).format(path=Path(path).name, n=table.num_rows, error=first)
+            if table.num_rows
+            else core.gettext("{path} holds no game yet; simulate into it first").format(
+                path=Path(path).name
+            )
         )
     return table
 
