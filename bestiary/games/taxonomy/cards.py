@@ -280,7 +280,10 @@ def parse_cards(text: str, path: str, table: NatureTable) -> list[Card]:
         dispositions = row.get("dispositions", "")
         natures_text = row.get("natures", "")
         natures: list[str] = []
-        if natures_text:
+        # A natures column is taken as written, a blank cell included (no
+        # nature): a designer who clears a cell means "no nature". Only a file
+        # without the column has its natures worked out from the dispositions.
+        if "natures" in row:
             for n in natures_text.replace(",", " ").split():
                 n = n.casefold()
                 if n == "none":
