@@ -8,6 +8,7 @@ same seeds: the differences between them come from the rule, not the deal.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +45,26 @@ def _slug(value: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", Path(value).stem if "/" in value else value)[:60]
 
 
+def file_names(name: str, values: Sequence[str]) -> list[str]:
+    """One run file name per value, all different: ``<option>=<value>.parquet``.
+
+    Two card files of one name in different folders (``a/mine.toml``,
+    ``b/mine.toml``) would both be ``cards=mine``; those get their folders in
+    the name (``cards=a_mine``), and a short hash of the value if that still
+    clashes, so every value keeps a run file of its own."""
+
+    def unique(slugs: list[str], fallback: Callable[[str], str]) -> list[str]:
+        clash = {s for s in slugs if slugs.count(s) > 1}
+        return [fallback(v) if s in clash else s for s, v in zip(slugs, values, strict=True)]
+
+    slugs = [_slug(v) for v in values]
+    slugs = unique(
+        slugs, lambda v: re.sub(r"[^A-Za-z0-9._-]+", "_", str(Path(v).with_suffix("")))[-60:]
+    )
+    slugs = unique(slugs, lambda v: f"{_slug(v)}-{hashlib.sha256(v.encode()).hexdigest()[:8]}")
+    return [f"{_slug(name)}={s}.parquet" for s in slugs]
+
+
 def run_sweep(
     game_id: str,
     seats: Sequence[str],
@@ -72,8 +93,8 @@ def run_sweep(
         game.ruleset(variant or None, opts)  # every value checked before any game is played
         configs.append((v, RunConfig(game_id, tuple(seats), seed, variant, opts, rotate)))
     done = []
-    for v, cfg in configs:
-        path = out / f"{_slug(name)}={_slug(v)}.parquet"
+    for (v, cfg), file in zip(configs, file_names(name, values), strict=True):
+        path = out / file
         run_to_parquet(
             cfg,
             path,
