@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -124,3 +126,21 @@ def allow_local_imports() -> None:
 
 def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+@contextmanager
+def interrupts_as_keyboard_interrupt() -> Iterator[list[int]]:
+    """SIGINT and SIGTERM both stop the run the same way (KeyboardInterrupt,
+    which the runner turns into partial results); yields the signals caught."""
+    caught: list[int] = []
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield caught
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)

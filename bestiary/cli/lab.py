@@ -9,6 +9,7 @@ CLI starts without them and a missing extra is one clear line.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,7 @@ from .common import (
     err,
     esc,
     fail,
+    interrupts_as_keyboard_interrupt,
     options_of,
     out,
     split_seats,
@@ -152,21 +154,25 @@ def write_run(
 
         n = _workers(workers)
         cfg = RunConfig(game_id, tuple(specs), seed, variant or "", dict(options or {}), rotate)
-        res = _with_bar(
-            games,
-            _("simulating {game}").format(game=game_id),
-            as_json,
-            lambda progress: run_to_parquet(
-                cfg,
-                out_path,
+        # SIGTERM (a scheduler, `kill`) stops the run as Ctrl-C does: the finished
+        # games are saved and the command says how to resume, instead of dying
+        # with 143 and losing up to a checkpoint's worth of games.
+        with interrupts_as_keyboard_interrupt() as caught:
+            res = _with_bar(
                 games,
-                workers=n,
-                backend=backend,
-                address=address,
-                progress=progress,
-                allow_import=True,
-            ),
-        )
+                _("simulating {game}").format(game=game_id),
+                as_json,
+                lambda progress: run_to_parquet(
+                    cfg,
+                    out_path,
+                    games,
+                    workers=n,
+                    backend=backend,
+                    address=address,
+                    progress=progress,
+                    allow_import=True,
+                ),
+            )
     if as_json:
         emit_json(res.to_json())
     else:
@@ -199,7 +205,7 @@ def write_run(
             highlight=False,
             soft_wrap=True,
         )
-        raise typer.Exit(130)
+        raise typer.Exit(128 + (caught[-1] if caught else signal.SIGINT))
     if res.failed:
         # The file keeps the failed games as rows with their error (a report
         # skips them), but a run with failures is not a success: scripts and CI

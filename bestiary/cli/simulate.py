@@ -8,10 +8,8 @@ by its seed, seats and error (``--keep-going`` plays the others).
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import FrameType
 from typing import Annotated, Any
 
 import typer
@@ -36,6 +34,7 @@ from .common import (
     esc,
     fail,
     guarded,
+    interrupts_as_keyboard_interrupt,
     options_of,
     out,
     split_seats,
@@ -43,24 +42,6 @@ from .common import (
 
 _ = core.gettext
 MAX_WORKERS = 256
-
-
-@contextmanager
-def interrupts_as_keyboard_interrupt() -> Iterator[list[int]]:
-    """SIGINT and SIGTERM both stop the run the same way (KeyboardInterrupt,
-    which the runner turns into partial results); yields the signals caught."""
-    caught: list[int] = []
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        caught.append(signum)
-        raise KeyboardInterrupt
-
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield caught
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
 
 
 def _run(

@@ -19,9 +19,10 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ import pyarrow.parquet as pq
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.registry import get_game
 from ..i18n import core
+from ..sim.pool import stream
 from ..sim.runner import check_seats, play_game
 from .rows import game_row
 from .schema import ROW, SCHEMA_VERSION, meta_of, with_meta
@@ -129,15 +131,23 @@ def _play(job: _Job) -> list[dict[str, Any]]:
     return rows
 
 
-def _chunks(indexes: Sequence[int], size: int) -> list[tuple[int, ...]]:
-    return [tuple(indexes[k : k + size]) for k in range(0, len(indexes), size)]
+def _chunks(indexes: Iterable[int], size: int) -> Iterator[tuple[int, ...]]:
+    """The indexes in tuples of ``size``, made as they are asked for (a run of
+    a hundred million games must not list them first)."""
+    it = iter(indexes)
+    while chunk := tuple(islice(it, size)):
+        yield chunk
 
 
 def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone handles Ctrl-C
+    # A forked worker inherits the parent's SIGTERM handler (the CLI turns it
+    # into KeyboardInterrupt); the pool stops its workers with SIGTERM, which
+    # must end them quietly, not print a traceback from inside a game.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _local(jobs: list[_Job], workers: int) -> Batches:
+def _local(jobs: Iterable[_Job], workers: int) -> Batches:
     if workers <= 1:
         for job in jobs:
             yield _play(job)
@@ -146,13 +156,13 @@ def _local(jobs: list[_Job], workers: int) -> Batches:
         workers, initializer=_worker_init
     )
     try:
-        yield from pool.imap_unordered(_play, jobs)
+        yield from stream(pool, _play, jobs, window=workers * 4)
     finally:
         pool.terminate()
         pool.join()
 
 
-def _ray(jobs: list[_Job], address: str | None, workers: int) -> Batches:
+def _ray(jobs: Iterable[_Job], address: str | None, workers: int) -> Batches:
     try:
         import ray
     except ImportError:
@@ -165,9 +175,12 @@ def _ray(jobs: list[_Job], address: str | None, workers: int) -> Batches:
             ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False)
     try:
         remote = ray.remote(_play)
-        pending = [remote.remote(job) for job in jobs]
+        source = iter(jobs)
+        # A window of jobs in flight, topped up as results come (not all at once).
+        pending = [remote.remote(job) for job in islice(source, max(workers, 1) * 4)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
+            pending += [remote.remote(job) for job in islice(source, len(done))]
             for ref in done:
                 yield ray.get(ref)
     finally:
@@ -177,23 +190,29 @@ def _ray(jobs: list[_Job], address: str | None, workers: int) -> Batches:
 
 def play_rows(
     config: RunConfig,
-    indexes: Sequence[int],
+    indexes: Iterable[int],
     *,
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
     chunk: int | None = None,
     allow_import: bool = False,
+    count: int | None = None,
 ) -> Batches:
-    """Rows of the games ``indexes`` of ``config``, in batches, in any order."""
+    """Rows of the games ``indexes`` of ``config``, in batches, in any order.
+    With ``count`` (how many indexes there are) the indexes may be a lazy
+    iterable, read only as the workers get to them."""
     if backend not in BACKENDS:
         raise BadInput(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     game = get_game(config.game)
     check_seats(game, config.seats, allow_import)
     game.ruleset(config.variant or None, config.options)  # bad options fail before any game
     h = cards_hash(config.game, config.variant, config.options)
-    size = chunk or max(1, min(16, len(indexes) // (max(workers, 1) * 8) or 1))
-    jobs = [_Job(config, h, c, allow_import) for c in _chunks(list(indexes), size)]
+    if count is None:
+        indexes = list(indexes)
+        count = len(indexes)
+    size = chunk or max(1, min(16, count // (max(workers, 1) * 8) or 1))
+    jobs = (_Job(config, h, c, allow_import) for c in _chunks(indexes, size))
     if backend == "ray":
         return _ray(jobs, address, workers)
     return _local(jobs, workers)
@@ -340,7 +359,8 @@ def run_to_parquet(
     meta = _file_config(config, h)
     old = _existing(p, meta)
     have = set(old.column("index").to_pylist()) if old is not None else set()
-    todo = [i for i in range(games) if i not in have]
+    todo_count = games - sum(1 for i in have if 0 <= i < games)
+    todo = (i for i in range(games) if i not in have)  # lazy: -n may be huge
     schema = with_meta(ROW, meta)
     tables: list[pa.Table] = [old.cast(schema)] if old is not None else []
     fresh: list[dict[str, Any]] = []
@@ -360,7 +380,7 @@ def run_to_parquet(
             _write(p, merged)
 
     try:
-        if todo:
+        if todo_count:
             batches = play_rows(
                 config,
                 todo,
@@ -368,6 +388,7 @@ def run_to_parquet(
                 backend=backend,
                 address=address,
                 allow_import=allow_import,
+                count=todo_count,
             )
             # closing: an interrupt stops the workers now, not when the generator is collected
             with closing(batches):

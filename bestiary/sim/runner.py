@@ -17,6 +17,7 @@ from ..engine.protocol import Game, Result
 from ..engine.record import Match, MatchRecord
 from ..engine.registry import get_game
 from ..engine.rng import Rng
+from .pool import stream
 
 
 @dataclass
@@ -344,10 +345,10 @@ def _run_in_pool(
 ) -> None:
     # Small chunks keep every worker busy and lose little to an interrupt.
     size = max(1, min(4, games // (workers * 8) or 1))
-    jobs = [(plan, start, min(size, games - start)) for start in range(0, games, size)]
+    jobs = ((plan, start, min(size, games - start)) for start in range(0, games, size))
     pool = multiprocessing.Pool(workers, initializer=_worker_init)
     try:
-        for chunk in pool.imap_unordered(_play_chunk, jobs):
+        for chunk in stream(pool, _play_chunk, jobs, window=workers * 4):
             runs.extend(chunk)
             if any(_stop_at(r, plan) for r in chunk):
                 return

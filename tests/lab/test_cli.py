@@ -106,7 +106,7 @@ def test_a_designers_own_bot_from_the_current_folder_plays_in_a_run(
         "    def __init__(self, seed: int = 0) -> None:\n"
         "        pass\n"
         "    def act(self, ctx):\n"
-        "        return ctx.legal[0]\n"
+        "        return ctx.legal()[0]\n"
     )
     monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
     run = tmp_path / "mine.parquet"
@@ -123,7 +123,10 @@ def test_a_designers_own_bot_from_the_current_folder_plays_in_a_run(
         "firstbot:First,random",
         "--json",
     )
+    # This test's bot once read ctx.legal[0] (legal is a method): both games
+    # failed and the run still exited 0; now failures exit 1 and are counted.
     assert code == 0, text
+    assert json.loads(text)["failed"] == 0
     from bestiary.lab.runs import read_run
 
     assert read_run(run).column("seats").to_pylist()[0] == ["firstbot:First", "random"]

@@ -1,0 +1,64 @@
+"""Long lab runs (issue 28, point 4: "SIGTERM on `simulate --out` exits 143,
+keeps nothing of up to 30 s of games and prints two BrokenPipeError
+tracebacks with `--workers 2` (the README says a kill keeps the finished
+games); `-n 100000000` builds its whole to-do list first and dies with
+MemoryError")."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from bestiary.lab.runs import RunConfig, play_rows
+
+# The console script beside the interpreter (a real process: signals, exit code).
+BESTIARY = str(Path(sys.executable).with_name("bestiary"))
+
+
+def _simulate(out: Path, games: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [BESTIARY, "simulate", "meat", "--seats", "random,random",
+         "-n", str(games), "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def test_sigterm_keeps_the_finished_games_quietly_and_the_run_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "long.parquet"
+    proc = _simulate(out, 10_000_000)
+    time.sleep(6)  # long enough for some games, far from a 30 s checkpoint
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    assert "run the same command again to resume" in stderr
+    kept = pq.read_table(out).num_rows
+    assert kept > 0, stdout
+    # Resumed with a smaller -n the file already holds them: nothing is replayed.
+    done = subprocess.run(
+        [BESTIARY, "simulate", "meat", "--seats", "random,random",
+         "-n", str(kept), "--out", str(out)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"{kept} games (0 played now" in done.stdout
+
+
+def test_the_games_of_a_huge_run_are_not_listed_before_the_first_one_is_played() -> None:
+    """A hundred million indexes, read lazily: the first batch comes at once."""
+    config = RunConfig("meat", ("random", "random"), 0, "", {}, False)
+    taken: list[int] = []
+
+    def indexes() -> object:
+        for i in range(100_000_000):
+            taken.append(i)
+            yield i
+
+    batches = play_rows(config, indexes(), workers=1, count=100_000_000)  # type: ignore[arg-type]
+    first = next(iter(batches))
+    assert len(first) >= 1 and len(taken) <= 64  # one chunk was read, not the whole run
