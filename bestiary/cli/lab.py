@@ -316,7 +316,8 @@ def compare(
     output: OutputOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Every metric of two runs side by side: difference, interval, test; biggest movers first."""
+    """What changed (card files, options, seats), then every metric of two runs side by side:
+    difference, interval (paired on the same deals), p and q-value."""
     with _lab_errors():
         from ..lab.compare import compare_html, compare_json
         from ..lab.runs import read_played_run
@@ -328,31 +329,70 @@ def compare(
     if as_json:
         emit_json(data)
         return
+    _print_card_changes(data, run_a.name, run_b.name)
     for w in data["warnings"]:
         warn(w)
     t = Table(
-        title=esc(_("{b} minus {a}, biggest movers first").format(b=run_b.name, a=run_a.name))
+        title=esc(
+            _("{b} minus {a}: the changed cards' metrics first, then by q-value").format(
+                b=run_b.name, a=run_a.name
+            )
+        )
     )
     t.add_column(esc(_("metric")), justify="left")
-    for col in ("A", "B", _("difference [95%]"), "p", ""):
+    for col in ("A", "B", _("difference [95%]"), "p", "q", ""):
         t.add_column(esc(col), justify="right")
     for m in data["metrics"][:25]:
-        prop = m["kind"] == "proportion"
-        f = (lambda v: f"{v:.1%}") if prop else (lambda v: f"{v:.3g}")
-        mark = (
-            f"[bold red]{esc(_('significant'))}[/]"
-            if m["significant"]
-            else (f"[yellow]{esc(_('too few games'))}[/]" if m["too_few_games"] else "")
-        )
-        t.add_row(
-            esc(m["label"]),
-            f(m["a"]),
-            f(m["b"]),
-            f"{f(m['diff'])} [{f(m['low'])}, {f(m['high'])}]".replace("[", r"\["),
-            f"{m['p_value']:.3g}",
-            mark,
-        )
+        t.add_row(*_compare_cells(m))
     out.print(t)
+
+
+def _compare_cells(m: dict[str, Any]) -> tuple[str, ...]:
+    """One metric of `compare` as table cells: shares in %, differences of
+    shares in percentage points (interval too, in the same unit)."""
+    prop = m["kind"] == "proportion"
+    value = (lambda v: f"{v:.1%}") if prop else (lambda v: f"{v:.3g}")
+    delta = (lambda v: f"{100 * v:+.2f} pp") if prop else (lambda v: f"{v:+.3g}")
+    pair = m.get("paired")
+    diff, low, high, p = (
+        (pair["diff"], pair["low"], pair["high"], pair["p_value"])
+        if pair
+        else (m["diff"], m["low"], m["high"], m["p_value"])
+    )
+    span = f"{delta(diff)} [{delta(low)}, {delta(high)}]"
+    if pair:
+        span += " " + _("paired; unpaired [{low}, {high}]").format(
+            low=delta(m["low"]), high=delta(m["high"])
+        )
+    mark = (
+        f"[bold red]{esc(_('significant'))}[/]"
+        if m["significant"]
+        else (f"[yellow]{esc(_('too few games'))}[/]" if m["too_few_games"] else "")
+    )
+    label = ("★ " if m.get("changed_card") else "") + m["label"]
+    return (
+        esc(label),
+        value(m["a"]),
+        value(m["b"]),
+        esc(span),
+        f"{p:.3g}",
+        f"{m['q_value']:.3g}",
+        mark,
+    )
+
+
+def _print_card_changes(data: dict[str, Any], name_a: str, name_b: str) -> None:
+    changes = data.get("card_changes") or []
+    if not changes:
+        return
+    t = Table(title=esc(_("What changed in the card files ({a} → {b})").format(a=name_a, b=name_b)))
+    for col in (_("file"), _("card"), _("field"), "A", "B"):
+        t.add_column(esc(col))
+    for c in changes[:40]:
+        t.add_row(*(esc(str(c[k])) for k in ("file", "card", "field", "a", "b")))
+    out.print(t)
+    if len(changes) > 40:
+        warn(_("{n} more card changes: see --json or the page (-o)").format(n=len(changes) - 40))
 
 
 # --------------------------------------------------------------------------- sweep

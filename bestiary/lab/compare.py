@@ -1,16 +1,26 @@
-"""``bestiary compare A B``: every metric of two runs side by side, with the
-difference B - A, its 95% interval and a test, the biggest movers first.
+"""``bestiary compare A B``: what the designer changed first, then every metric
+of two runs side by side, with the difference B - A, its 95% interval and a test.
 
-Proportions use the two-proportion z test; means the bootstrap interval and a
-permutation p-value (:mod:`bestiary.lab.stats`). "Biggest movers" are ranked
-by the difference over its standard error, so a large but noisy change does
-not crowd out a small sure one. A change that is not significant while the
-runs are too small to see a 5-point difference is marked "too few games".
+- **The change first**: the card files' differences card by card and field
+  by field (:mod:`.cardiff`), the options and seats that differ, and the
+  metrics of the changed cards (a card's picks, plays and wins), before
+  anything else.
+- **Paired when the runs share their deals** (same first seed and table
+  size, :mod:`.paired`): a game-level metric's difference is estimated game
+  by game, and its interval is shown beside the unpaired one.
+- **Tests**: proportions use the two-proportion z test; means the bootstrap
+  interval and a permutation p-value, or Welch's from 30 games a side
+  (:mod:`.stats`). With hundreds of metrics, some pass p < 0.05 by chance:
+  every row has a Benjamini-Hochberg q-value, and "significant" means
+  q < 0.05 (the expected share of false calls among the calls is at most 5%).
+- The rest is ranked by q-value, then by the difference over its standard
+  error. A change that is not significant while the runs are too small to
+  see a 5-point difference is marked "too few games".
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pyarrow as pa
@@ -18,9 +28,18 @@ import pyarrow as pa
 from ..i18n import core
 from . import html as h
 from . import plots
+from .cardiff import CardChange, card_changes
 from .metrics import Metric, all_metrics
+from .paired import Paired, paired_rows
 from .runs import run_meta
-from .stats import Z95, Difference, mean_difference, min_detectable, two_proportions
+from .stats import (
+    Z95,
+    Difference,
+    benjamini_hochberg,
+    mean_difference,
+    min_detectable,
+    two_proportions,
+)
 
 FEW_GAMES = 1000  # below this many games per run the page warns first of all
 DETECT = 0.05  # a difference of win shares a designer cares about
@@ -35,8 +54,24 @@ class Row:
     kind: str
     a: Metric
     b: Metric
-    d: Difference
+    d: Difference  # unpaired
     too_few: bool
+    paired: Paired | None = None  # the same deals in both runs: game by game
+    q: float = 1.0  # Benjamini-Hochberg over every row of the comparison
+    changed: bool = False  # a metric of a card the designer changed
+
+    @property
+    def p(self) -> float:
+        """The p-value of the row's main test: the paired one when there is one."""
+        return self.paired.p_value if self.paired else self.d.p_value
+
+    @property
+    def significant(self) -> bool:
+        return self.q < 0.05
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self.paired.low, self.paired.high) if self.paired else (self.d.low, self.d.high)
 
     @property
     def strength(self) -> float:
@@ -57,8 +92,11 @@ class Row:
             "high": float(self.d.high),
             "p_value": float(self.d.p_value),
             "test": self.d.test,
-            "significant": bool(self.d.significant),
+            "q_value": float(self.q),
+            "significant": bool(self.significant),
             "too_few_games": bool(self.too_few),
+            "changed_card": bool(self.changed),
+            "paired": self.paired.to_json() if self.paired else None,
             "n_a": self.a.count,
             "n_b": self.b.count,
         }
@@ -85,6 +123,8 @@ def compare_tables(a: pa.Table, b: pa.Table) -> list[Row]:
 
 def _compare(a: pa.Table, b: pa.Table) -> list[Row]:
     ma, mb = all_metrics(a), all_metrics(b)
+    paired = paired_rows(a, b)
+    changed = {c.name.casefold() for c in card_changes(a, b)[0]}
     rows = []
     for key in [k for k in ma if k in mb]:
         x, y = ma[key], mb[key]
@@ -96,8 +136,11 @@ def _compare(a: pa.Table, b: pa.Table) -> list[Row]:
             and x.kind == "proportion"
             and min_detectable(x.n, y.n, max(min((x.value + y.value) / 2, 0.95), 0.05)) > DETECT
         )
-        rows.append(Row(key, x.label, x.kind, x, y, d, few))
-    rows.sort(key=lambda r: (-r.strength, r.key))
+        mine = bool(x.name) and x.name.casefold() in changed
+        rows.append(Row(key, x.label, x.kind, x, y, d, few, paired.get(key), changed=mine))
+    qs = benjamini_hochberg([r.p for r in rows])
+    rows = [replace(r, q=q) for r, q in zip(rows, qs, strict=True)]
+    rows.sort(key=lambda r: (not r.changed, r.q, -r.strength, r.key))
     return rows
 
 
@@ -134,10 +177,10 @@ def warnings(a: pa.Table, b: pa.Table, rows: list[Row]) -> list[str]:
     if tested >= 20:
         out.append(
             _(
-                "{tested} metrics are tested: about {chance} of them may show p < 0.05 by "
-                "chance alone. Trust a change that you expected, or that stays when you run "
-                "more games."
-            ).format(tested=tested, chance=tested // 20)
+                "{tested} metrics are tested: a few would show p < 0.05 by chance alone, so "
+                "a change is called significant only when its q-value (Benjamini-Hochberg) "
+                "is below 0.05."
+            ).format(tested=tested)
         )
     ga = run_meta(a).get("config", {}).get("game")
     gb = run_meta(b).get("config", {}).get("game")
@@ -154,10 +197,97 @@ def _fmt(r: Row, v: float) -> str:
     return f"{v:.1%}" if r.kind == "proportion" else f"{v:.3g}"
 
 
+def _delta(r: Row, v: float) -> str:
+    """A difference in the row's unit: percentage points for shares."""
+    return f"{100 * v:+.2f} pp" if r.kind == "proportion" else f"{v:+.3g}"
+
+
+def _span(r: Row, low: float, high: float) -> str:
+    return f"[{_delta(r, low)}, {_delta(r, high)}]"
+
+
+def _verdict(r: Row) -> str:
+    if r.significant:
+        return _("significant")
+    return _("too few games") if r.too_few else _("no")
+
+
+def _change_section(a: pa.Table, b: pa.Table, rows: list[Row], name_a: str, name_b: str) -> str:
+    """What the designer changed, and what it did to the changed cards."""
+    cards, unknown = card_changes(a, b)
+    body = []
+    if cards:
+        body.append(
+            h.table(
+                [_("file"), _("card"), _("field"), name_a, name_b],
+                [_card_row(c) for c in cards],
+                numeric_from=9,
+            )
+        )
+    for option in unknown:
+        body.append(
+            h.para(
+                _(
+                    "The {option} file of one run has changed since it was played and its "
+                    "text was not kept: its changes cannot be listed."
+                ).format(option=option),
+                "warn",
+            )
+        )
+    mine = [r for r in rows if r.changed]
+    if mine:
+        body.append(h.para(_("The metrics of the changed cards, before every other:")))
+        body.append(_metric_table(mine, name_a, name_b))
+    if not body:
+        body.append(h.para(_("The card files are the same in both runs.")))
+    return h.section("change", _("What changed"), body)
+
+
+def _card_row(c: CardChange) -> tuple[str, ...]:
+    gone, new = _("(not in this run)"), _("(new card)")
+    if not c.field:
+        return (c.file, c.card, "", gone if c.b == "(card)" else "", new if c.b == "(card)" else "")
+    return (c.file, c.card, c.field, c.a, c.b)
+
+
+def _metric_table(rows: list[Row], name_a: str, name_b: str) -> str:
+    header = [
+        _("metric"),
+        name_a,
+        name_b,
+        _("difference"),
+        _("95% interval"),
+        _("unpaired interval"),
+        "p",
+        "q",
+        _("significant (q < 5%)"),
+    ]
+    table_rows = []
+    for r in rows:
+        diff = r.paired.diff if r.paired else r.d.diff
+        low, high = r.interval
+        unpaired = _span(r, r.d.low, r.d.high) if r.paired else ""
+        table_rows.append(
+            (
+                r.a.shown,
+                _fmt(r, r.d.a),
+                _fmt(r, r.d.b),
+                _delta(r, diff),
+                _span(r, low, high) + (" " + _("paired") if r.paired else ""),
+                unpaired,
+                f"{r.p:.3g}",
+                f"{r.q:.3g}",
+                _verdict(r),
+            )
+        )
+    return h.table(header, table_rows)
+
+
 def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B") -> str:
     rows = compare_tables(a, b)
     changes = config_changes(a, b)
     parts = [
+        _change_section(a, b, rows, name_a, name_b),
         h.section(
             "runs",
             _("The two runs"),
@@ -168,7 +298,7 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
                     numeric_from=9,
                 ),
             ],
-        )
+        ),
     ]
     warn = warnings(a, b, rows)
     if warn:
@@ -209,36 +339,19 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
         )
     if movers:
         parts.append(h.section("movers", _("Biggest movers"), movers))
-    table_rows = [
-        (
-            r.a.shown,
-            _fmt(r, r.d.a),
-            _fmt(r, r.d.b),
-            f"{r.d.diff:+.2%}" if r.kind == "proportion" else f"{r.d.diff:+.3g}",
-            f"[{r.d.low:+.3g}, {r.d.high:+.3g}]",
-            f"{r.d.p_value:.3g}",
-            _("significant") if r.d.significant else (_("too few games") if r.too_few else _("no")),
-        )
-        for r in rows
-    ]
-    header = [
-        _("metric"),
-        name_a,
-        name_b,
-        _("difference"),
-        _("95% interval"),
-        "p",
-        _("significant (5%)"),
-    ]
-    parts.append(h.section("metrics", _("Every metric"), [h.table(header, table_rows)]))
+    parts.append(h.section("metrics", _("Every metric"), [_metric_table(rows, name_a, name_b)]))
     return h.page(_("Bestiary lab: {a} vs {b}").format(a=name_a, b=name_b), parts)
 
 
 def compare_json(a: pa.Table, b: pa.Table) -> dict[str, Any]:
     rows = compare_tables(a, b)
+    cards, unknown = card_changes(a, b)
     return {
         "games": [games_of(a), games_of(b)],
         "changes": [{"what": w, "a": x, "b": y} for w, x, y in config_changes(a, b)],
+        "card_changes": [c.to_json() for c in cards],
+        "card_files_unknown": unknown,
+        "paired": any(r.paired for r in rows),
         "warnings": warnings(a, b, rows),
         "metrics": [r.to_json() for r in rows],
     }

@@ -486,7 +486,8 @@ def summary(table: pa.Table) -> dict[str, Any]:
     """The report as JSON: every metric with its value, interval and count."""
     v = load(table)
     return {
-        "run": run_meta(table),
+        # The card files' text stays in the file (for compare), not in the summary.
+        "run": {k: v for k, v in run_meta(table).items() if k != "files"},
         "games": v.games,
         "failed": v.failed,
         "metrics": {k: m.to_json() for k, m in all_metrics(table, v).items()} if v.games else {},

@@ -82,6 +82,26 @@ def cards_hash(game_id: str, variant: str, options: Mapping[str, Any]) -> str:
     return h.hexdigest()[:16] if used else ""
 
 
+def card_file_path(game_id: str, field: str, value: str) -> Path | None:
+    """The file a path option names, or the shipped one when it names none."""
+    from .cards import SHIPPED
+
+    return Path(value) if value else SHIPPED.get((game_id, field))
+
+
+def kept_files(game_id: str, variant: str, options: Mapping[str, Any]) -> dict[str, str]:
+    """The text of every card file a run plays with, kept in the run's metadata
+    so that a comparison can say card by card what changed (``cardiff.py``)."""
+    game = get_game(game_id)
+    rules = game.ruleset(variant or None, options)
+    out = {}
+    for option in sorted(type(rules).path_fields()):
+        path = card_file_path(game_id, option, getattr(rules, option, "") or "")
+        if path is not None and path.is_file():
+            out[option] = path.read_text(encoding="utf-8-sig")
+    return out
+
+
 @dataclass(frozen=True)
 class _Job:
     config: RunConfig
@@ -274,7 +294,12 @@ def run_meta(table: pa.Table) -> dict[str, Any]:
 
 
 def _file_config(config: RunConfig, h: str) -> dict[str, Any]:
-    return {"version": SCHEMA_VERSION, "config": config.to_json(), "cards_hash": h}
+    return {
+        "version": SCHEMA_VERSION,
+        "config": config.to_json(),
+        "cards_hash": h,
+        "files": kept_files(config.game, config.variant, config.options),
+    }
 
 
 def _write(path: Path, table: pa.Table) -> None:

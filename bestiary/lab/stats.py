@@ -13,6 +13,8 @@
   the normal approximation is then exact enough) the difference of means
   with the Welch standard error ``sqrt(s1²/n1 + s2²/n2)`` and a z test.
   :func:`mean_difference` picks between the two.
+- :func:`benjamini_hochberg`: q-values controlling the false discovery rate
+  over the many metrics a comparison tests.
 - :func:`min_detectable`: the smallest difference of proportions the
   sample sizes could detect (5% two-sided, 80% power): below it, "no
   significant change" means "too few games to tell".
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -126,12 +128,41 @@ def welch(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> D
 LARGE = 20_000  # per sample: above it, Welch's normal approximation instead of resampling
 
 
+NORMAL_FROM = 30  # per sample: from here the p-value is Welch's, not the permutation's
+
+
 def mean_difference(
     a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, reps: int = 2000
 ) -> Difference:
+    """Very large samples: Welch alone. Otherwise the bootstrap interval; its
+    p-value is the permutation test's for small samples, but from
+    ``NORMAL_FROM`` values a side Welch's z test's: a permutation p-value
+    cannot go below 1/(reps + 1) (0.0005 with 2,000 shuffles), which no mean
+    could pass under a multiple-comparison correction of hundreds of metrics,
+    while the normal approximation is exact enough at that size."""
     if min(len(a), len(b)) > LARGE:
         return welch(a, b)
-    return bootstrap_means(a, b, reps=reps)
+    boot = bootstrap_means(a, b, reps=reps)
+    if min(len(a), len(b)) >= NORMAL_FROM:
+        return replace(boot, p_value=welch(a, b).p_value, test="bootstrap interval, Welch z")
+    return boot
+
+
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg q-values: the smallest false discovery rate at which
+    each test would be called a discovery. Sorted p_(1) <= ... <= p_(m):
+    q_(i) = min over j >= i of (m / j) * p_(j), capped at 1. Calling every
+    metric with q < 0.05 a change keeps the expected share of false calls
+    among them at most 5% (for independent or positively dependent tests)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    q = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, p_values[i] * m / rank)
+        q[i] = min(1.0, running)
+    return q
 
 
 def min_detectable(n1: float, n2: float, p: float = 0.5) -> float:

@@ -19,8 +19,10 @@ def test_compare_uses_the_two_proportion_test(meat_run: Path, meat_run_b: Path) 
     assert seat0.d == expect
     # heuristic vs random, then random vs random: the heuristic agent is gone from B
     assert "agent:heuristic" not in rows
-    strengths = [r.strength for r in compare_tables(a, b)]
-    assert strengths == sorted(strengths, reverse=True)
+    # Ranked: the changed cards' metrics first (none here), then by q-value,
+    # then by the difference over its standard error.
+    order = [(not r.changed, r.q, -r.strength) for r in compare_tables(a, b)]
+    assert order == sorted(order)
 
 
 def test_a_run_compared_with_itself_shows_no_change(meat_run: Path) -> None:

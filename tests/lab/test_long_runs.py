@@ -31,7 +31,13 @@ def _simulate(out: Path, games: int) -> subprocess.Popen[str]:
 def test_sigterm_keeps_the_finished_games_quietly_and_the_run_resumes(tmp_path: Path) -> None:
     out = tmp_path / "long.parquet"
     proc = _simulate(out, 10_000_000)
-    time.sleep(6)  # long enough for some games, far from a 30 s checkpoint
+    # The pool's workers start once the run (and its SIGTERM handler) is set
+    # up; on a loaded machine the imports alone can take seconds.
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(children.read_text().split()) < 2:
+        time.sleep(0.2)
+    time.sleep(4)  # some games played, far from a 30 s checkpoint
     proc.send_signal(signal.SIGTERM)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, stderr
