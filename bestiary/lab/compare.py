@@ -21,6 +21,7 @@ of two runs side by side, with the difference B - A, its 95% interval and a test
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import PurePath
 from typing import Any
 
 import pyarrow as pa
@@ -147,7 +148,7 @@ def _compare(a: pa.Table, b: pa.Table) -> list[Row]:
 def config_changes(a: pa.Table, b: pa.Table) -> list[tuple[str, str, str]]:
     """What differs between the two runs' configurations (what the designer changed)."""
     ma, mb = run_meta(a), run_meta(b)
-    ca, cb = dict(ma.get("config", {})), dict(mb.get("config", {}))
+    ca, cb = _shown_config(ma), _shown_config(mb)
     ca["card files"] = ma.get("cards_hash") or "shipped"
     cb["card files"] = mb.get("cards_hash") or "shipped"
     out = []
@@ -155,6 +156,20 @@ def config_changes(a: pa.Table, b: pa.Table) -> list[tuple[str, str, str]]:
         if ca.get(key) != cb.get(key):
             out.append((key, str(ca.get(key, "")), str(cb.get(key, ""))))
     return out
+
+
+def _shown_config(meta: dict[str, Any]) -> dict[str, Any]:
+    """A run's configuration as a reader sees it: a card file by its name, not
+    by the full path it had where the run was made (on a server, a path of
+    the server's own disk)."""
+    cfg = dict(meta.get("config", {}))
+    options = dict(cfg.get("options") or {})
+    for key, value in options.items():
+        if isinstance(value, str) and ("/" in value or "\\" in value):
+            options[key] = PurePath(value.replace("\\", "/")).name
+    if options:
+        cfg["options"] = options
+    return cfg
 
 
 def games_of(t: pa.Table) -> int:

@@ -119,3 +119,15 @@ def test_a_clear_change_of_a_mean_gets_a_p_value_below_the_permutation_floor() -
     d = mean_difference(a, b)
     assert d.p_value < 1e-12 and d.test == "bootstrap interval, Welch z"
     assert not math.isnan(d.low) and d.low < 1.5 < d.high
+
+
+def test_the_runs_table_names_card_files_without_their_folders(
+    one_card_change: tuple[Path, Path],
+) -> None:
+    """Issue 28, point 5: "the compare page shows the server's absolute path of
+    a card file"."""
+    a, b = (read_run(p) for p in one_card_change)
+    changes = {c["what"]: c for c in compare_json(a, b)["changes"]}
+    assert "mine.toml" in changes["options"]["b"]
+    folder = str(one_card_change[0].parent)
+    assert folder not in compare_html(a, b, "a.parquet", "b.parquet")
