@@ -94,6 +94,10 @@ class MeatBoard(State):
         self.passed = [False] * n
         self.acted = [False] * n
         self.pay_owed = [False] * n
+        # Choices made "all at once" (hand limit, paying), hidden until all are in.
+        self.dis_pick: list[list[int]] = [[] for _ in range(n)]
+        self.pay_pick: list[list[int]] = [[] for _ in range(n)]
+        self.pay_order: list[int] = []  # the order payments are settled in
         self.win_order: list[int] = []
         self.win_pos = 0
         self.win_passes = 0
@@ -330,7 +334,20 @@ class MeatBoard(State):
                     self.log.emit("died", slot=s, card=self.name(iid))
                 self.leave_field(s)
                 corpses.append((s, iid))
-            seats = sorted({s // 3 for s, _ in corpses})
+            # Only the players whose dead have something to fire (a death
+            # ability, or a destiny card armed for an ally's death) need an
+            # order: with one or none, no die is rolled.
+            seats = sorted(
+                {
+                    s // 3
+                    for s, iid in corpses
+                    if self.defs[self.kind[iid]].death
+                    or any(
+                        self.dstat[c] == D_ARMED and self.defs[self.kind[c]].on == "ally_dies"
+                        for c in self.dfield[s // 3]
+                    )
+                }
+            )
             order = self.roll_order(seats, "death order") if len(seats) > 1 else seats
             for seat in order:
                 for s, iid in corpses:

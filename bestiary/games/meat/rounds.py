@@ -132,17 +132,34 @@ class MeatRound(MeatBoard):
         self.phase = P_DISCARD
         self._maybe_end_discard()
 
+    def over_limit(self, seat: int) -> int:
+        """Cards ``seat`` must still choose to discard at the hand limit."""
+        return len(self.hand[seat]) - len(self.dis_pick[seat]) - self.rules.hand_limit
+
     def _discard(self, seat: int, k: int) -> None:
-        iid = next(c for c in self.hand[seat] if self.kind[c] == k)
-        self.hand[seat].remove(iid)
-        (self.cgrave if iid < self.ncre else self.dgrave).append(iid)
-        if self.log.enabled:
-            self.log.emit("discarded", seat=seat, card=self.name(iid))
+        """One card chosen for the hand limit: "Wszystkie nadmiarowe karty
+        natychmiast muszą zostać odrzucone" — every player over the limit at
+        once, so the choice stays hidden (in hand, in ``dis_pick``) until every
+        player has chosen; the others see only that this one is done."""
+        picked = self.dis_pick[seat]
+        iid = next(c for c in self.hand[seat] if self.kind[c] == k and c not in picked)
+        picked.append(iid)
+        if self.over_limit(seat) <= 0 and self.log.enabled:
+            self.log.emit("ready", seat=seat)
         self._maybe_end_discard()
 
     def _maybe_end_discard(self) -> None:
-        if not self.to_act():
-            self._start_tactics()
+        if self.to_act():
+            return
+        # All chosen: the cards go to their graveyards together, in seat order.
+        for s in range(self.players):
+            for iid in self.dis_pick[s]:
+                self.hand[s].remove(iid)
+                (self.cgrave if iid < self.ncre else self.dgrave).append(iid)
+                if self.log.enabled:
+                    self.log.emit("discarded", seat=s, card=self.name(iid))
+            self.dis_pick[s] = []
+        self._start_tactics()
 
     # -- Ustalanie taktyki
     def _start_tactics(self) -> None:
@@ -225,12 +242,16 @@ class MeatRound(MeatBoard):
         if self.log.enabled:
             self.log.emit("window", what=kind)
 
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: int, forced: bool = False) -> None:
+        """``forced``: pass was the only legal move (no play left to make)."""
         ph = self.phase
         if ph == P_ACTIVATION:
             self.passed[seat] = True
             if self.log.enabled:
-                self.log.emit("passed", seat=seat)
+                if forced:
+                    self.log.emit("passed", seat=seat, forced=True)
+                else:
+                    self.log.emit("passed", seat=seat)
             self._after_activation(seat)
         elif ph == P_WINDOW:
             self.win_passes += 1
@@ -339,8 +360,12 @@ class MeatRound(MeatBoard):
         if self.over:
             return
         # Pay for destiny cards; a player who cannot pay for all of them chooses
-        # which to pay, and the rest go to the graveyard unresolved.
+        # which to pay, and the rest go to the graveyard unresolved. "Gracze
+        # odkrywają wszystkie zagrane przez siebie karty, a następnie opłacają
+        # koszty": all players pay at once, so the choices stay hidden
+        # (``pay_pick``) until every player has chosen (``_pay_choice``).
         self.pay_owed = [False] * n
+        self.pay_order = seats
         for s in seats:
             down = self.dfield[s]
             if sum(self.defs[self.kind[c]].cost for c in down) <= self.tel[s]:
@@ -384,26 +409,52 @@ class MeatRound(MeatBoard):
             self.log.emit("paid", seat=seat, card=d.name, cost=d.cost)
 
     def _unpaid(self, seat: int) -> list[int]:
-        return [c for c in self.dfield[seat] if self.dstat[c] == D_UNPAID]
+        """The destiny cards ``seat`` has neither paid nor chosen to pay."""
+        picked = self.pay_pick[seat]
+        return [c for c in self.dfield[seat] if self.dstat[c] == D_UNPAID and c not in picked]
+
+    def pay_left(self, seat: int) -> int:
+        """``seat``'s Telestarion less the cards it has chosen to pay."""
+        return self.tel[seat] - sum(self.defs[self.kind[c]].cost for c in self.pay_pick[seat])
+
+    def affordable(self, seat: int) -> list[int]:
+        """The unpaid cards ``seat`` may still choose to pay."""
+        left = self.pay_left(seat)
+        return [c for c in self._unpaid(seat) if self.defs[self.kind[c]].cost <= left]
 
     def _check_paid(self, seat: int) -> None:
-        """A player's payments end when nothing left can be paid: the rest is discarded."""
-        left = self._unpaid(seat)
-        if any(self.defs[self.kind[c]].cost <= self.tel[seat] for c in left):
+        """A player's choice ends when nothing left can be paid (the rest will
+        be discarded unpaid); with no choice to make, that happens at once."""
+        if self.affordable(seat):
             return
-        for iid in left:
+        self.pay_owed[seat] = False
+        if not self.pay_pick[seat]:
+            self._settle_payment(seat)  # nothing was chosen: nothing is hidden
+        elif self.log.enabled:
+            self.log.emit("ready", seat=seat)
+
+    def _settle_payment(self, seat: int) -> None:
+        """Pay the chosen cards and discard the rest, unresolved."""
+        for iid in self.pay_pick[seat]:
+            self._pay(seat, iid)
+        self.pay_pick[seat] = []
+        for iid in self._unpaid(seat):
             self.dfield[seat].remove(iid)
             self.dstat[iid] = D_NONE
             self.dgrave.append(iid)
             if self.log.enabled:
                 self.log.emit("unpaid", seat=seat, card=self.name(iid))
-        self.pay_owed[seat] = False
 
     def _pay_choice(self, seat: int, k: int) -> None:
         iid = next(c for c in self._unpaid(seat) if self.kind[c] == k)
-        self._pay(seat, iid)
+        self.pay_pick[seat].append(iid)
         self._check_paid(seat)
         if not any(self.pay_owed):
+            # Every choice is in: shown and paid together, in the order of the
+            # payments that needed no choice (the side that starts first).
+            for s in self.pay_order:
+                if self.pay_pick[s]:
+                    self._settle_payment(s)
             self._begin_turns()
 
     def _begin_turns(self) -> None:

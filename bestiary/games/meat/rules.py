@@ -152,8 +152,7 @@ class MeatState(MeatRound):
         if ph in (P_LEADER, P_DRAFT):
             return (self.order[self.pos],)
         if ph == P_DISCARD:
-            lim = self.rules.hand_limit
-            return tuple(s for s in range(self.players) if len(self.hand[s]) > lim)
+            return tuple(s for s in range(self.players) if self.over_limit(s) > 0)
         if ph == P_TACTICS:
             return tuple(s for s in range(self.players) if self.tac_stage[s] < 2)
         if ph == P_WINDOW:
@@ -198,15 +197,16 @@ class MeatState(MeatRound):
                     out.append(sp.get(DRAFT, k))
             return out
         if ph == P_DISCARD:
-            return [sp.get(DISCARD, k) for k in sorted({self.kind[i] for i in self.hand[seat]})]
+            picked = self.dis_pick[seat]
+            kinds = {self.kind[i] for i in self.hand[seat] if i not in picked}
+            return [sp.get(DISCARD, k) for k in sorted(kinds)]
         if ph == P_TACTICS:
             return self._tactics_legal(seat)
         if ph == P_ACTIVATION:
             return self._activation_legal(seat)
         if ph == P_PAY:
-            tel = self.tel[seat]
-            kinds = {self.kind[c] for c in self._unpaid(seat)}
-            return [sp.get(PAY, k) for k in sorted(kinds) if self.defs[k].cost <= tel]
+            kinds = {self.kind[c] for c in self.affordable(seat)}
+            return [sp.get(PAY, k) for k in sorted(kinds)]
         return [*self._instant_options(seat), sp.get(PASS)]
 
     def _tactics_legal(self, seat: int) -> list[Move]:
@@ -288,7 +288,9 @@ class MeatState(MeatRound):
         elif kind in (PLACE, SET, DONE):
             self._tactic(seat, action)
         elif kind == PASS:
-            self._pass(seat)
+            # Nothing else was legal: the pass is made for the player ("aż do
+            # wyczerpania możliwych zagrań"), and the log says so.
+            self._pass(seat, forced=len(legal) == 1)
         elif kind == CAST:
             self._cast(seat, action.a, action.b)
         elif kind == RESOLVE:
@@ -376,8 +378,10 @@ class MeatState(MeatRound):
 
     def determinize(self, seat: int, rng: Rng) -> MeatState:
         """Resample every card ``seat``'s team cannot see: both decks' order,
-        the opponents' hands and their face-down cards; an opponent's tactics
-        still being set are forgotten (it sets them again). The draft is
+        the opponents' hands and their face-down cards; an opponent's choices
+        made "all at once" (tactics, the hand limit, paying) still being made
+        are forgotten (it makes them again), and those of an opponent that is
+        done are drawn at random. The draft is
         public, so a creature an opponent drafted this round and has not shown
         since stays with that opponent: in its hand or face down, where is
         resampled."""
@@ -442,8 +446,39 @@ class MeatState(MeatRound):
                 other._check_stage(s)
                 if done:
                     other._random_tactics(s, rng)
+        if other.phase == P_DISCARD:
+            # The hand limit is chosen at once by all ("Wszystkie nadmiarowe karty
+            # natychmiast muszą zostać odrzucone"): which cards an opponent chose
+            # is hidden, only whether it is done shows. Forgotten, as the tactics.
+            for s in foe:
+                done = self.over_limit(s) <= 0
+                other.dis_pick[s] = []
+                if done:
+                    hand = sorted(other.hand[s])
+                    rng.shuffle(hand)
+                    other.dis_pick[s] = hand[: other.over_limit(s)]
+        elif other.phase == P_PAY:
+            # Paying likewise ("a następnie opłacają koszty"): an opponent still
+            # choosing chooses again; one that is done gets a choice drawn at
+            # random (one that had nothing to choose paid in the open already).
+            for s in foe:
+                if not self.pay_owed[s] and not self.pay_pick[s]:
+                    continue
+                other.pay_pick[s] = []
+                if not self.pay_owed[s]:
+                    other._random_payment(s, rng)
         other.rng = rng.fork()
         return other
+
+    def _random_payment(self, seat: int, rng: Rng) -> None:
+        """A choice of destiny cards to pay that ``seat`` might have made: cards
+        in a random order, each paid while it is affordable, so that nothing
+        left is (the choice ends only then)."""
+        cards = sorted(self._unpaid(seat))
+        rng.shuffle(cards)
+        for c in cards:
+            if self.defs[self.kind[c]].cost <= self.pay_left(seat):
+                self.pay_pick[seat].append(c)
 
     def _random_tactics(self, seat: int, rng: Rng) -> None:
         """Tactics ``seat`` might have set, drawn at random from its hand: the

@@ -11,7 +11,17 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .cards import LANES, Ability, CardDef, CardSet, keyword_names
-from .phases import D_ARMED, D_DOWN, D_READY, D_UNPAID, P_TACTICS, P_WINDOW, PHASE_NAMES
+from .phases import (
+    D_ARMED,
+    D_DOWN,
+    D_READY,
+    D_UNPAID,
+    P_DISCARD,
+    P_PAY,
+    P_TACTICS,
+    P_WINDOW,
+    PHASE_NAMES,
+)
 
 
 class MeatState(Protocol):
@@ -35,6 +45,8 @@ class MeatState(Protocol):
     tac_c: list[list[int]]
     tac_d: list[list[int]]
     tac_stage: list[int]
+    dis_pick: list[list[int]]
+    pay_pick: list[list[int]]
     phase: int
     round: int
     vit: list[int]
@@ -118,8 +130,14 @@ def build_view(st: MeatState, seat: int | None) -> dict[str, Any]:
         field.append({"seat": s, "creatures": row, "destiny": destiny})
     hands: dict[str, list[str]] = {}
     pending: dict[str, Any] = {}
+    # Choices made all at once (hand limit, paying) are the team's until every
+    # player has chosen: opponents see only who still owes one (``to_act``).
+    picks = st.dis_pick if st.phase == P_DISCARD else st.pay_pick if st.phase == P_PAY else None
+    chosen: dict[str, list[str]] = {}
     for s in mine:
         hands[str(s)] = sorted(st.name(c) for c in st.hand[s])
+        if picks is not None:
+            chosen[str(s)] = [st.name(c) for c in picks[s]]
         if tactics:
             pending[str(s)] = {
                 "creatures": [st.name(c) if c >= 0 else None for c in st.tac_c[s]],
@@ -142,6 +160,7 @@ def build_view(st: MeatState, seat: int | None) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in st.hand],
         "hands": hands,
         "tactics": pending,
+        "chosen": chosen,
         "draft_row": [st.name(c) for c in st.row],
         "draft_order": list(st.order) if st.phase <= 1 else [],
         "drafted": [[st.name(c) for c in st.drafted[s]] for s in range(n)],

@@ -64,6 +64,7 @@ from . import battle
 from .actions import Move
 from .battle import Member
 from .cards import CardSet, Strength, load_cardset
+from .road import reachable
 from .ruleset import MonsterMakerRules
 from .view import PARTIAL_FIELDS
 
@@ -114,13 +115,6 @@ TWO_DRAWS = 0.5  # plan: a landing that needs two draws is worth this much of on
 
 def _odds_option(name: str, value: str | float) -> float:
     return option_number(name, value, 0.0, 1.0)
-
-
-def _reachable(values: list[int], target: int) -> bool:
-    sums = {0}
-    for v in values:
-        sums |= {s + v for s in sums if s + v <= target}
-    return target in sums
 
 
 class HeuristicAgent:
@@ -369,7 +363,7 @@ class _Turn:
         cards, me = self.cs.cards, self.me
         corridors = [cards[c].value for c in self.hand if cards[c].kind == "corridor"]
         if me["status"] == "returning":
-            return _reachable(corridors, me["return_target"] - me["distance_back"])
+            return reachable(corridors, me["return_target"] - me["distance_back"])
         if me["status"] != "outward":
             return True
         # Outward: some corridors reach the room, the rest land the way back.
@@ -384,7 +378,7 @@ class _Turn:
                 continue
             back = [corridors[i] for i in range(n) if not mask >> i & 1]
             # No OPEN treasure counted: the road back is the way out.
-            if _reachable(back, me["distance_out"] + go):
+            if reachable(back, me["distance_out"] + go):
                 return True
         return False
 
@@ -657,7 +651,7 @@ class _Turn:
             rest = list(corridors)
             rest.remove(v)
             r = left - v
-            if _reachable(rest, r) or (not self.view["endgame"] and (r in COMMON or r >= 50)):
+            if reachable(rest, r) or (not self.view["endgame"] and (r in COMMON or r >= 50)):
                 good.append(m)
         if good:
             return max(good, key=lambda m: cards[m.a].value)
@@ -714,4 +708,29 @@ class _Turn:
             return self.battle()
         if "discard" in by:
             return self.cheapest(by["discard"])
-        return by["pass"][0]
+        if "pass" in by:
+            return by["pass"][0]
+        return self.no_waiting()
+
+    def no_waiting(self) -> Move:
+        """The endgame offers no `pass` to a party that can still return (one
+        may wait for a corridor only "as long as there are cards in the draw
+        pile and noone has returned"): a corridor after which the hand still
+        lands the road (else the longest), the battle, or a monster."""
+        by, cards, me = self.by, self.cs.cards, self.me
+        if "corridor" in by:
+            moves = by["corridor"]
+            if me["status"] == "returning":
+                left = me["return_target"] - me["distance_back"]
+                corridors = [cards[c].value for c in self.hand if cards[c].kind == "corridor"]
+                for m in sorted(moves, key=lambda m: -cards[m.a].value):
+                    rest = list(corridors)
+                    rest.remove(cards[m.a].value)
+                    if reachable(rest, left - cards[m.a].value):
+                        return m
+            return max(moves, key=lambda m: cards[m.a].value)
+        if "fight" in by:
+            return self.battle()
+        if "monster" in by:
+            return max(by["monster"], key=lambda m: cards[m.a].value)
+        return next(iter(by.values()))[0]

@@ -75,10 +75,18 @@ class MonsterMakerCombat(MonsterMakerDungeon):
             if sp >= 0 and cards[sp].has("charm"):
                 charm_by = c
             if charm_alone(self.cs, self.rules, member):
-                v = self._roll(sp)  # Charm alone: only its dice count
-                v = member_strength(self.cs, self.rules, member, 0, v)
+                sr = self._roll(sp)  # Charm alone: only its dice count
+                v = member_strength(self.cs, self.rules, member, 0, sr)
                 if logging:
-                    rows.append({"card": cards[c].name, "spell": cards[sp].name, "strength": v})
+                    rows.append(
+                        {
+                            "card": cards[c].name,
+                            "spell": cards[sp].name,
+                            "spell_dice": str(self.strength[sp]),
+                            "spell_roll": sr,
+                            "strength": v,
+                        }
+                    )
                 total += v
                 continue
             cr = self._roll(c)

@@ -11,6 +11,7 @@ from typing import Any
 from .actions import Move
 from .board import CAUSES, MonsterMakerBoard
 from .phases import BACK, HOME, OUT, TRAP_LOSS
+from .road import lands_back, lands_out_and_back
 from .scoring import goddess_keeps, roll_gold
 
 # A guard against a table that never gets anyone home while the treasure
@@ -31,9 +32,9 @@ class MonsterMakerDungeon(MonsterMakerBoard):
         if not self.endgame and not self.deck:
             self._begin_endgame("the draw pile is exhausted")
         if self.endgame:
-            if not self.hands[seat]:
-                # "When a player runs out of cards during endgame, his game is over."
-                self._kill(seat, "out of cards in the endgame")
+            # A monster placed since, or a corridor played, may have left the
+            # party unable to return: it dies before it would choose.
+            if self._die_if_stuck(seat):
                 self._next_turn()
             return
         card = self.deck.pop()
@@ -69,9 +70,73 @@ class MonsterMakerDungeon(MonsterMakerBoard):
         if self.charmed >= 0:  # not sent on: the charmed monster is discarded
             self._discard(self.charmed)
             self.charmed = -1
-        if self.endgame and self.status[seat] in (OUT, BACK) and not self.hands[seat]:
-            self._kill(seat, "out of cards in the endgame")
+        if self.endgame:
+            self._die_if_stuck(seat)
         self._next_turn()
+
+    def _die_if_stuck(self, seat: int) -> bool:
+        """§3 <Endgame>: "you must return from the dungeon with only the cards in
+        hand. When a player runs out of cards during endgame, his game is over.
+        Any party that is unable to return from the dungeon, dies inside of it."
+        True when ``seat`` died now (RULES.md, Endgame)."""
+        if self.status[seat] not in (OUT, BACK):
+            return False
+        if not self.hands[seat]:
+            self._kill(seat, "out of cards in the endgame")
+            return True
+        if not self.can_return(seat):
+            self._kill(seat, "cannot return from the dungeon")
+            return True
+        return False
+
+    def can_return(self, seat: int) -> bool:
+        """Whether the cards ``seat`` holds can still take its party home with no
+        draw (the endgame's question): the monster before it, if any, can be
+        removed — a fight the party's best rolls could win, a dispel of an
+        undead, a detour — and some corridors in hand land the road exactly
+        (reaching the treasure room first when still on the way out)."""
+        cards = self.cs.cards
+        hand = self.hands[seat]
+        blocked = self.monster[seat] >= 0
+        detour = blocked and any(cards[c].kind == "detour" for c in hand)
+        if blocked and not detour and not self._could_remove(seat):
+            return False
+        corridors = [cards[c].value for c in hand if cards[c].kind == "corridor"]
+        # A 2nd-edition detour also takes back the last corridor laid: another road.
+        last = self.back[seat] if self.status[seat] == BACK else self.out[seat]
+        undo = [0]
+        if detour and self.rules.detour_edition == 2 and last:
+            undo.append(cards[last[-1]].value)
+        for u in undo:
+            if self.status[seat] == BACK:
+                if lands_back(corridors, self.target(seat) - self.dist_back[seat] + u):
+                    return True
+            else:
+                out = self.dist_out[seat] - u
+                if lands_out_and_back(corridors, self.room - out, out, self.extra[seat]):
+                    return True
+        return False
+
+    def _could_remove(self, seat: int) -> bool:
+        """The monster before ``seat`` can be removed with its cards (a detour
+        aside): dispelled as an undead, or beaten by the best the party's
+        characters, spells and weapons could roll together."""
+        cards, hand = self.cs.cards, self.hands[seat]
+        if self._is_undead(seat) and (
+            any(cards[c].has("dispels_undead") for c in hand)
+            or any(self.cs.treasures[t].dispels_undead for t in self.held[seat])
+        ):
+            return True
+        if not any(cards[c].kind == "character" for c in hand):
+            return False
+        best = 0
+        for c in hand:
+            st = self.strength[c]
+            if st is not None and cards[c].kind in ("character", "spell"):
+                best += max(st.distribution())
+        if self.status[seat] == BACK:
+            best += sum(max(0, self.cs.treasures[t].weapon_bonus) for t in self.held[seat])
+        return best - self.battle_penalty(seat) >= cards[self.monster[seat]].value
 
     def _active(self) -> list[int]:
         return [s for s in range(self.players) if self.status[s] in (OUT, BACK)]
@@ -82,8 +147,10 @@ class MonsterMakerDungeon(MonsterMakerBoard):
             self._end_dungeon()
             return
         if self.endgame and self.passes >= len(active):
-            # Everyone still below passed in a row with no card left to help:
-            # nobody can return any more, so they all die (§3 <Endgame>).
+            # A guard, never met in play: in the endgame `pass` is offered only
+            # to a party with no other move, which cannot return and dies at
+            # its turn (can_return). Were every party below to pass in a row
+            # all the same, nothing could change any more.
             for s in active:
                 self._kill(s, "cannot return from the dungeon")
             self._end_dungeon()
@@ -138,8 +205,9 @@ class MonsterMakerDungeon(MonsterMakerBoard):
         if self.phase == "discard":  # the dispel before it was the turn's action
             self._main_done()
             return
-        # Discarding down to the limit is not progress towards home.
-        self._main_done(passed=self.endgame)
+        # A card spent: not a pass (the endgame's hands only shrink, so the
+        # dungeon ends; RULES.md, Endgame).
+        self._main_done()
 
     def _do_corridor(self, seat: int, m: Move) -> None:
         card = self.cs.cards[m.a]

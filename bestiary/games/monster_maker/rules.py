@@ -135,7 +135,12 @@ class MonsterMakerState(MonsterMakerCombat):
         if len(hand) > self.rules.hand_limit:
             discard = by_card["discard"]
             out.extend(discard[c] for c in kinds)
-        else:
+        elif not self.endgame or not out:
+            # <The Road Back>: one may "decline to play any corridor cards until
+            # the one you need to finish your path comes up, as long as there
+            # are cards in the draw pile and noone has returned from the dungeon
+            # yet": in the endgame there is nothing to wait for, and a party
+            # that can still return keeps its turns until it does or cannot.
             out.append(get("pass"))
         return out
 

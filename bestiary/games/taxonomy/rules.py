@@ -88,7 +88,8 @@ class TaxonomyState(Claims):
     - ``tables``: per seat, list of sets ``{"key", "cards": [card dicts]}``
     - ``discard_top``: card dict or None; ``discards``: card dicts, bottom first
     - ``stock``: cards left in the stock
-    - ``set_aside``: per seat, card dicts of proud monsters set aside this round
+    - ``set_aside``: per seat, card dicts of the proud monsters it set aside in
+      the game (each marks a ban, and is out of the stock until the game ends)
     - ``bans``: per seat, the types (Beastman families) it may no longer collect
     - ``claims``: per seat, cards claimed this round
     - ``skips``: per seat, turns still to be skipped (lost duels)
@@ -169,6 +170,9 @@ class TaxonomyState(Claims):
         )
         self.scores = [0] * n
         self.bans: list[set[int]] = [set() for _ in range(n)]
+        # Proud monsters set aside, per seat: out of the stock for the rest of
+        # the game, the marker of the ban (reading 13).
+        self.aside: list[list[int]] = [[] for _ in range(n)]
         self.round = 0
         self.dealer = 0
         # Finished rounds: immutable, so copies share them; their JSON is a cache.
@@ -187,20 +191,35 @@ class TaxonomyState(Claims):
         self._start_round()
 
     # ------------------------------------------------------------------ rounds
+    def _fresh_natures(self) -> None:
+        """Every card's printed natures and keys again, unrolled ("the result
+        holds until the deck is reshuffled") — but a card set aside keeps the
+        nature it was set aside with: it stays out of the deck (reading 13)."""
+        deck = self.deck
+        nat, roll, ckeys = list(deck.nature_mask), [0] * deck.size, list(deck.keys_of)
+        for c in (c for a in self.aside for c in a):
+            nat[c], roll[c], ckeys[c] = self.nat[c], self.roll[c], self.ckeys[c]
+        self.nat, self.roll, self.ckeys = nat, roll, ckeys
+        self._cc = [None] * deck.size
+
     def _start_round(self) -> None:
-        """Shuffle every card, deal 8 to each player; the dealer plays first.
-        (Rules: "At the start of the game, all players draw 8 cards.")"""
+        """Shuffle every card but those set aside, deal 8 to each player; the
+        dealer plays first. (Rules: "At the start of the game, all players draw
+        8 cards"; a proud monster is set aside "so that you can see what type
+        you can no longer collect" — for the rest of the game, reading 13.)"""
         deck, n = self.deck, self.players
-        self.nat = list(deck.nature_mask)
-        self.roll = [0] * deck.size
-        self.ckeys = list(deck.keys_of)
-        self._cc: list[dict[str, Any] | None] = [None] * deck.size
-        self.stock = list(range(deck.size))
+        self._fresh_natures()
+        aside = {c for a in self.aside for c in a}
+        self.stock = [c for c in range(deck.size) if c not in aside]
+        if len(self.stock) <= n * HAND_SIZE:
+            # Only a designer's small card file gets here: the cards set aside
+            # leave too few to deal and draw once, so the game ends (reading 13).
+            self._finish()
+            return
         self.rng.shuffle(self.stock)
         self.discards: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.tables: list[list[tuple[int, list[int]]]] = [[] for _ in range(n)]
-        self.aside: list[list[int]] = [[] for _ in range(n)]
         self.claims = [0] * n
         self.skips = [0] * n
         # Honest peeks: (cards top first, stock size then); hands seen through a
@@ -251,18 +270,18 @@ class TaxonomyState(Claims):
         these hands (8 cards each), ``stock_top`` on top of the stock (first
         card drawn first, the other cards below, plain ones nearest the top),
         and ``first``'s turn begins with a draw. Scores, bans and the round
-        number are kept."""
+        number are kept, and so are the cards set aside (out of the game)."""
         deck, n = self.deck, self.players
         if len(hands) != n or any(len(h) != HAND_SIZE for h in hands):
             raise BadInput(_("arrange needs {n} hands of {size} cards").format(n=n, size=HAND_SIZE))
         used = [c for h in hands for c in h] + list(stock_top)
         if len(set(used)) != len(used) or not all(0 <= c < deck.size for c in used):
             raise BadInput(_("every card must be a card of the deck, used once"))
-        self.nat = list(deck.nature_mask)
-        self.roll = [0] * deck.size
-        self.ckeys = list(deck.keys_of)
-        self._cc = [None] * deck.size
-        rest = [c for c in range(deck.size) if c not in set(used)]
+        aside = {c for a in self.aside for c in a}
+        if aside & set(used):
+            raise BadInput(_("a card set aside is out of the game; arrange the other cards"))
+        self._fresh_natures()
+        rest = [c for c in range(deck.size) if c not in set(used) and c not in aside]
         # The stock list's top is its end: natured cards deepest, plain ones next.
         rest.sort(key=lambda c: (deck.nature_mask[c] == 0, -c))
         self.stock = rest + list(reversed(stock_top))
@@ -272,7 +291,6 @@ class TaxonomyState(Claims):
         self.peeks = [None] * n
         self.seen_hands = [{} for _ in range(n)]
         self.tables = [[] for _ in range(n)]
-        self.aside = [[] for _ in range(n)]
         self.claims = [0] * n
         self.skips = [0] * n
         self.queue = []
@@ -582,7 +600,7 @@ class TaxonomyState(Claims):
         o.round = self.round
         o.dealer = self.dealer
         o.round_results = self.round_results
-        o._rr_json = self._rr_json
+        o._rr_json = None  # rebuilt on demand: a copy shares no cache (see _cc below)
         o.round_turns = list(self.round_turns)
         o.turns = self.turns
         o.over = self.over
@@ -595,7 +613,10 @@ class TaxonomyState(Claims):
         o.nat = list(self.nat)
         o.roll = list(self.roll)
         o.ckeys = list(self.ckeys)
-        o._cc = list(self._cc)
+        # A fresh card cache, not the original's dicts: a copy shares nothing that
+        # changes with its original, caches included (engine/audit.py), so a
+        # worker's copy is never read while the live game fills it.
+        o._cc = [None] * len(self._cc)
         o.stock = list(self.stock)
         o.discards = list(self.discards)
         o.hands = [list(h) for h in self.hands]

@@ -10,6 +10,9 @@ from bestiary.games.monster_maker.rules import MonsterMakerState
 
 from .mm_helpers import at_treasure, cid, dice, do, give, last, legal_texts, table, tid, walk
 
+# A hand that walks 100p out and lands the same 100p back.
+_THERE_AND_BACK = ("Corridor 40", "Corridor 40", "Corridor 20") * 2
+
 
 def _trap_drawn(st: MonsterMakerState, seat: int, *hand: str) -> None:
     give(st, seat, *hand)
@@ -196,6 +199,8 @@ def test_road_back_must_be_exact_and_overshooting_is_not_offered() -> None:
     st.back[0] = [cid(st, "Corridor 40"), cid(st, "Corridor 40")]
     st.dist_back[0] = 80
     give(st, 0, "Corridor 30", "Corridor 20")
+    for s in (1, 2):  # still able to return, so the dungeon goes on (RULES.md, Endgame)
+        give(st, s, *_THERE_AND_BACK)
     texts = legal_texts(st)
     assert "play Corridor 20" in texts and "play Corridor 30" not in texts
     prize_before = len(st.prize_pile)
@@ -222,14 +227,16 @@ def test_endgame_no_draws_and_out_of_cards_dies() -> None:
     more cards ... When a player runs out of cards during endgame, his game is over."""
     st = table()
     st.endgame = True
-    give(st, 1, "Corridor 10")
     give(st, 0, "Corridor 10")
-    walk(st, 1, 10)
+    at_treasure(st, 1)
+    st.back[1] = [cid(st, "Corridor 40")] * 2
+    st.dist_back[1] = 80
+    give(st, 1, "Corridor 10", "Corridor 10")
     deck = len(st.deck)
     do(st, "play Corridor 10")
-    assert len(st.deck) == deck and st.turn == 1 and len(st.hands[1]) == 1  # no draw
-    st.apply_text(1, "play Corridor 10")
-    assert st.status[1] == DEAD  # out of cards, not home
+    assert st.status[0] == DEAD  # out of cards, not home
+    assert last(st, "died")["cause"] == "out_of_cards"
+    assert len(st.deck) == deck and st.turn == 1 and len(st.hands[1]) == 2  # no draw
 
 
 def test_dead_players_return_their_treasures() -> None:
@@ -255,10 +262,11 @@ def test_once_a_game_cards_redrawn_in_redraw_mode() -> None:
     assert door in st.removed
 
 
-def test_everyone_passing_in_the_endgame_dies() -> None:
-    """Reading of <Endgame>: with no draws, when every player still below passes in
-    a row nobody can get any further, and "Any party that is unable to return ...
-    dies inside of it"."""
+def test_parties_unable_to_return_die_in_the_endgame() -> None:
+    """<Endgame>: "Any party that is unable to return from the dungeon, dies inside
+    of it" — decided from the hand (RULES.md, Endgame): a Corridor 40 cannot land
+    the 20p left. Seat 0 has nothing to play but `pass` and dies at the end of its
+    turn; seat 1 dies when its turn comes."""
     st = table(players=3)
     st.status[2] = HOME
     st.endgame = True
@@ -272,8 +280,8 @@ def test_everyone_passing_in_the_endgame_dies() -> None:
     st.back[1] = [cid(st, "Corridor 40")] * 2
     st.dist_back[1] = 80
     dungeon = st.dungeon
+    assert legal_texts(st) == ["pass"]
     do(st, "pass")
-    st.apply_text(1, "pass")
     assert st.dungeon == dungeon + 1 or st.over  # the dungeon is over
     ev = [e.data for e in st.log.events if e.kind == "died"]
     assert {d["seat"] for d in ev[-2:]} == {0, 1}
@@ -420,17 +428,18 @@ def test_players_who_got_home_take_no_more_turns_in_that_dungeon() -> None:
     st = table(players=3)
     _home_with(st, 0, "Ring")
     give(st, 0, "Corridor 20", "Ogre", "Fighter")
-    walk(st, 1, 10)
-    walk(st, 2, 10)
-    give(st, 1, "Corridor 10", "Goblin")
-    give(st, 2, "Corridor 10", "Kobold")
+    for s in (1, 2):  # 60p from home with six Corridor 10: able to return
+        at_treasure(st, s)
+        st.back[s] = [cid(st, "Corridor 40")]
+        st.dist_back[s] = 40
+        give(st, s, *["Corridor 10"] * 6)
     do(st, "play Corridor 20")
     assert st.status[0] == HOME and st.dungeon == 1
     seen: set[int] = set()
     for _ in range(6):  # two rounds of the two still inside
         seen.add(st.turn)
         assert not any(t.endswith("before seat 0") for t in legal_texts(st))
-        do(st, legal_texts(st)[-1])  # pass (or discard)
+        do(st, legal_texts(st)[-1])  # a corridor: no waiting in the endgame
         if st.dungeon != 1:
             break
     assert 0 not in seen and seen == {1, 2}
