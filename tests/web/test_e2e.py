@@ -126,7 +126,8 @@ def test_a_friend_joins_through_the_invitation_link(server: str, browser: Any) -
         invite = pa.input_value("#invite")
         pb.goto(invite)
         pb.click("li[data-seat='1'] .take-seat")
-        pb.wait_for_selector("li[data-seat='1'].mine")
+        # The table plays now: its seat list went into the Table menu (issue 26).
+        pb.wait_for_selector("li[data-seat='1'].mine", state="attached")
         pb.wait_for_selector("#conn[data-state='connected']")
         pa.wait_for_function("document.title.length > 0 && !document.querySelector('.take-seat')")
         pc.goto(invite)

@@ -88,6 +88,8 @@ class Seat:
         self.page.evaluate(
             f"localStorage.setItem('bestiary:seat:{self.table}', {json.dumps(saved)})"
         )
+        # A phone confirms each move (issue 26); these scripted games click straight.
+        self.page.evaluate("localStorage.setItem('bestiary.confirm', '0')")
         self.page.goto(f"{server}/table/{self.table}")
         self.page.wait_for_selector("#conn[data-state='connected']")
         self.width = viewport["width"]
@@ -547,6 +549,8 @@ def test_rules_drawer_renders_the_rules_safely(
         ),
     )
     page.click("#rules-open")
+    # The rules for players come first (issue 26); RULES.md is one button away.
+    page.click("#rules-spec")
     page.wait_for_selector("#rules-drawer:not([hidden]) .rules-body h2")
     body = page.locator("#rules-drawer .rules-body")
     assert body.locator("h2").count() >= 1 and body.locator("h3").count() >= 5

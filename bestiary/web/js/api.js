@@ -95,6 +95,10 @@ export class PlaySocket {
         return;
       }
       this.onStatus("reconnecting");
+      // 4413: the server closed a socket that fell too far behind (a slow
+      // link, a tab asleep); the hello of the next one brings the whole log
+      // again, so reconnect at once rather than backing off.
+      if (e.code === 4413) this.delay = 500;
       setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 8000);
     };
@@ -140,10 +144,19 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A bot's name in the page's language: the levels and the games' bots have
+// whole names in the catalog ("trudny bot"; bestiary/i18n/agents.py names them
+// the same way in log lines); any other spec is put in "{agent} bot".
+const N_ = (s) => s; // marks a message for the catalog; translated where shown
+const BOT_NAMES = { random: N_("random bot"), easy: N_("easy bot"), normal: N_("normal bot"), hard: N_("hard bot"), heuristic: N_("heuristic bot") };
+export function botName(agent) {
+  return BOT_NAMES[agent] ? t(BOT_NAMES[agent]) : t("{agent} bot", { agent });
+}
+
 // A seat's name as the page shows it: a bot the server named after its level
 // ("normal bot") in the page's language; a person's name as they wrote it.
 export function seatName(s) {
-  if (s.kind === "bot" && (!s.name || s.name === `${s.agent} bot`)) return t("{agent} bot", { agent: s.agent });
+  if (s.kind === "bot" && (!s.name || s.name === `${s.agent} bot`)) return botName(s.agent);
   return s.name || (s.taken ? t("player") : t("open seat"));
 }
 

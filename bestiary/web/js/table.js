@@ -1,5 +1,7 @@
-// The table page: seats, the game's renderer (or the generic one), the log,
-// the result and the replay viewer. One socket per page; it reconnects.
+// The table page: the game first (whose turn, the prompt, the clock, a move
+// waiting for confirmation, the result, the board), the log and the replay
+// viewer beside it; the seats, links and settings in the "Table" menu. One
+// socket per page; it reconnects.
 import { forgetSeat, getJSON, h, PlaySocket, postJSON, savedSeat, saveSeat, seatLabel, seatName } from "./api.js";
 import * as generic from "./generic.js";
 import { lang, ready, t, tn } from "./i18n.js";
@@ -27,6 +29,11 @@ const page = {
   replay: null, // {frames, step, seat} while the replay viewer is open
   wasMyTurn: false, // for the "your turn" tone: it sounds when the turn arrives
   hinting: false, // a hint is being asked for (its button stays disabled)
+  pending: null, // {text, label}: a move chosen, waiting for Confirm (the confirm-moves setting)
+  deadline: null, // performance.now() when this seat's clock runs out, while it owes a move
+  notices: new Map(), // the clock's log lines ("a bot moved for Ana"), by their place in the log
+  wasOver: false, // the result is scrolled into view once, when the game ends
+  joinOffered: false, // the invitation's "Join as …" step is offered once per visit
 };
 
 function showError(message) {
@@ -48,10 +55,75 @@ async function loadRenderer(game) {
   return generic;
 }
 
+function send(text) {
+  if (!page.socket || !page.socket.act(text)) showError(t("not connected — retrying"));
+}
+
+// -- confirm moves ---------------------------------------------------------------
+// With the setting on (the default on touch screens, where a slip of the
+// finger is easy), a move is first chosen and marked, then sent by Confirm;
+// Escape or Cancel drops it. Every game's page submits through api.act, so
+// every game gets it.
+const CONFIRM_KEY = "bestiary.confirm";
+function confirmMoves() {
+  const saved = localStorage.getItem(CONFIRM_KEY);
+  if (saved === "1" || saved === "0") return saved === "1";
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
+// The move in the words of its button ("claim as Avian"), where the button
+// is words; a card (a picture) is named by the action itself ("discard Harpy").
+function actionLabel(text) {
+  const el = document.querySelector(`#board [data-action="${CSS.escape(text)}"]`);
+  if (!el || el.querySelector("svg")) return text;
+  const words = (el.textContent || "").trim().replace(/\s+/g, " ");
+  return words && words.length <= 80 ? words : text;
+}
+
+function choose(text) {
+  if (!confirmMoves()) return send(text);
+  page.pending = { text, label: actionLabel(text) };
+  renderPending();
+  $("confirm-move").focus({ preventScroll: true });
+}
+
+function renderPending() {
+  const p = page.pending;
+  $("confirm-bar").hidden = !p;
+  document.body.dataset.pending = p ? "yes" : "no";
+  for (const el of document.querySelectorAll("#board .pending-move")) el.classList.remove("pending-move");
+  if (!p) return;
+  $("confirm-text").textContent = t("Your move: {move}. Send it?", { move: p.label });
+  for (const el of document.querySelectorAll(`#board [data-action="${CSS.escape(p.text)}"]`)) el.classList.add("pending-move");
+}
+
+function confirmPending() {
+  const p = page.pending;
+  page.pending = null;
+  renderPending();
+  if (p) send(p.text);
+}
+
+function cancelPending() {
+  if (!page.pending) return false;
+  page.pending = null;
+  renderPending();
+  return true;
+}
+
+function setupConfirm() {
+  const box = $("confirm-setting");
+  box.checked = confirmMoves();
+  box.addEventListener("change", () => {
+    localStorage.setItem(CONFIRM_KEY, box.checked ? "1" : "0");
+    if (!box.checked) cancelPending();
+  });
+  $("confirm-move").addEventListener("click", confirmPending);
+  $("cancel-move").addEventListener("click", cancelPending);
+}
+
 const api = {
-  act(text) {
-    if (!page.socket || !page.socket.act(text)) showError(t("not connected — retrying"));
-  },
+  act: choose,
   get seat() {
     return page.mine ? page.mine.seat : null;
   },
@@ -95,6 +167,8 @@ function seatItems(tb) {
 
 // The parts around the list that follow the table's status and your turn.
 function renderSeatTools(tb) {
+  placeSeats(tb);
+  offerJoin(tb);
   $("invite").value = `${location.origin}/table/${tb.id}`;
   $("seat-tools").hidden = !(page.mine && tb.status === "playing");
   // Hints are for tables against bots only (the server refuses them elsewhere).
@@ -110,6 +184,93 @@ function renderSeatTools(tb) {
   renderFairness(tb);
 }
 
+// While the table waits for players, the seats and the invitation link are
+// the page's business (on the page); once it plays, they go in the menu.
+function placeSeats(tb) {
+  const block = $("seats-block");
+  const waiting = tb.status === "waiting";
+  const home = waiting ? $("waiting-panel") : $("seats-panel");
+  if (block.parentNode !== home) home.prepend(block);
+  $("waiting-panel").hidden = !waiting;
+}
+
+// -- the Table menu (seats, links, settings, the fair deal) -------------------------
+function openMenu() {
+  const menu = $("table-menu");
+  menu.hidden = false;
+  $("menu-open").setAttribute("aria-expanded", "true");
+  menu.focus();
+}
+
+function closeMenu() {
+  const menu = $("table-menu");
+  if (menu.hidden) return false;
+  menu.hidden = true;
+  $("menu-open").setAttribute("aria-expanded", "false");
+  if (menu.contains(document.activeElement) || document.activeElement === document.body) $("menu-open").focus();
+  return true;
+}
+
+function setupMenu() {
+  $("menu-open").addEventListener("click", () => ($("table-menu").hidden ? openMenu() : closeMenu()));
+  $("menu-close").addEventListener("click", closeMenu);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    // One thing at a time: the menu first, then a move waiting for Confirm,
+    // then the invitation's offer (to watch instead).
+    if (closeMenu() || cancelPending()) ev.preventDefault();
+    else if ($("join-dialog").open) $("join-dialog").close();
+  });
+}
+
+// -- the invitation: "Join as seat N" -------------------------------------------------
+// A friend who opens the invitation link (no seat here, the table waiting for
+// a person) is offered the first open seat at once, with a name field.
+function openSeat(tb) {
+  return tb.seats.find((s) => s.kind === "human" && !s.taken);
+}
+
+function offerJoin(tb) {
+  const dialog = $("join-dialog");
+  const seat = openSeat(tb);
+  const wanted = !page.mine && tb.status === "waiting" && seat;
+  if (!wanted) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  if (page.joinOffered) {
+    if (dialog.open) dialog.dataset.seat = String(seat.seat); // someone took the first one meanwhile
+    fillJoin(tb, seat);
+    return;
+  }
+  page.joinOffered = true;
+  fillJoin(tb, seat);
+  $("join-name").value = localStorage.getItem("bestiary:name") || "";
+  dialog.show(); // not modal: the seat list and the page stay usable
+  $("join-name").focus();
+}
+
+function fillJoin(tb, seat) {
+  const dialog = $("join-dialog");
+  dialog.dataset.seat = String(seat.seat);
+  const people = tb.seats.filter((s) => s.kind === "human" && s.taken).map((s) => seatName(s));
+  $("join-title").textContent = t("{game}: a seat is waiting for you", { game: tb.title });
+  $("join-note").textContent = people.length ? t("At this table: {names}.", { names: people.join(", ") }) : "";
+  $("join-seat").textContent = t("Join as seat {n}", { n: seat.seat });
+}
+
+function setupJoin() {
+  $("join-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("join-name").value.trim();
+    if (!name) return $("join-name").focus();
+    localStorage.setItem("bestiary:name", name);
+    $("join-dialog").close();
+    take(Number($("join-dialog").dataset.seat), name);
+  });
+  $("join-watch").addEventListener("click", () => $("join-dialog").close());
+}
+
 // The deal's fairness: the seed's SHA-256 is published from the start, the seed
 // itself once the game is over, so anyone can check sha256(seed) and replay it.
 function renderFairness(tb) {
@@ -119,6 +280,46 @@ function renderFairness(tb) {
   if (tb.seed) parts.push(t("seed: {seed}", { seed: tb.seed }));
   if (tb.seed_chosen) parts.push(t("(a solo table: the player chose the seed)"));
   el.textContent = parts.join(" · ");
+}
+
+// Whose turn, at the top of the page: yours, or the seats the view says owe a
+// move (a view that does not name them gets "waiting for the others").
+function turnText() {
+  const s = page.state;
+  const tb = page.table;
+  if (page.replay) return t("Replay.");
+  if (!s || !tb) return "";
+  if (tb.status === "waiting") return t("Waiting for players to take their seats…");
+  if (s.over) return t("Game over.");
+  if (s.yourTurn) return t("Your move.");
+  const owed = s.view && Array.isArray(s.view.to_act) ? s.view.to_act : null;
+  if (owed && owed.length) {
+    const names = owed.map((seat) => seatLabel(tb, seat)).join(", ");
+    return s.seat === null ? t("To move: {names}.", { names }) : t("Waiting for {names}.", { names });
+  }
+  return s.seat === null ? t("You are watching.") : t("Waiting for the other players…");
+}
+
+function renderTurn() {
+  const el = $("turn-line");
+  el.textContent = turnText();
+  el.parentNode.classList.toggle("mine", myDecision());
+  renderClock();
+}
+
+// This seat's clock (a table with a turn timer): the server sends the seconds
+// left of the current decision with each update; the page counts down.
+function renderClock() {
+  const el = $("clock");
+  const running = page.deadline !== null && myDecision();
+  el.hidden = !running;
+  if (!running) return;
+  const left = Math.max(0, Math.ceil((page.deadline - performance.now()) / 1000));
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  el.textContent = t("{time} left", { time: text });
+  el.dataset.left = String(left);
+  el.classList.toggle("urgent", left <= 10);
+  el.title = t("When the clock runs out, a bot makes this move for you (the seat stays yours).");
 }
 
 function statusText(tb) {
@@ -220,25 +421,19 @@ async function resign() {
 
 async function rematch() {
   try {
-    const t = await postJSON(`/api/tables/${tableId}/rematch`, {});
-    if (page.mine) {
-      const seat = page.mine.seat;
-      const free = t.seats.find((s) => s.seat === seat && s.kind === "human" && !s.taken);
-      if (free) {
-        const name = localStorage.getItem("bestiary:name") || t("player");
-        const joined = await postJSON(`/api/tables/${t.id}/join`, { seat, name });
-        saveSeat(t.id, joined.seat, joined.token);
-      }
-    }
+    // A player's own seat is held for them at the rematch: their token here claims it.
+    const claim = page.mine ? { token: page.mine.token, name: localStorage.getItem("bestiary:name") || null } : {};
+    const t = await postJSON(`/api/tables/${tableId}/rematch`, claim);
+    if (t.token) saveSeat(t.id, t.seat, t.token);
     location.href = `/table/${t.id}`;
   } catch (e) {
     showError(e.message);
   }
 }
 
-async function take(seat) {
+async function take(seat, chosen) {
   try {
-    const name = localStorage.getItem("bestiary:name") || prompt(t("Your name?"), t("player")) || t("player");
+    const name = chosen || localStorage.getItem("bestiary:name") || prompt(t("Your name?"), t("player")) || t("player");
     const joined = await postJSON(`/api/tables/${tableId}/join`, { seat, name });
     saveSeat(tableId, joined.seat, joined.token);
     page.mine = { seat: joined.seat, token: joined.token };
@@ -303,8 +498,25 @@ function toggleRule(li, e) {
   }
 }
 
+// The clock's lines go before the event they preceded (``at``: its number).
+function withNotices(entries) {
+  if (!page.notices.size) return entries;
+  const out = [];
+  const waiting = [...page.notices.values()].sort((a, b) => a.at - b.at);
+  for (const e of entries) {
+    while (waiting.length && waiting[0].at <= e.event.i) out.push(noticeEntry(waiting.shift()));
+    out.push(e);
+  }
+  return out.concat(waiting.map(noticeEntry));
+}
+
+function noticeEntry(n) {
+  return { event: { kind: n.kind, i: null }, text: n.text, texts: n.texts, notice: true };
+}
+
 function renderLog(entries) {
   const items = entries.map((e) => {
+    if (e.notice) return h("li", { class: "notice", "data-kind": e.event.kind }, h("span", { class: "log-text" }, lineOf(e)));
     const tip = ruleTip(e.rule);
     const li = h("li", { "data-kind": e.event.kind, "data-i": e.event.i, title: tip, tabindex: tip ? 0 : undefined, class: tip ? "has-rule" : undefined }, h("span", { class: "log-text" }, lineOf(e)));
     if (tip) {
@@ -360,15 +572,19 @@ function onMessage(msg) {
   if (msg.type !== "update") return;
   if (page.freshLog) {
     page.log = [];
+    page.notices = new Map();
     page.freshLog = false;
   }
   page.log.push(...msg.events);
+  for (const n of msg.notices || []) page.notices.set(`${n.at}:${n.seat}`, n);
+  page.deadline = msg.clock ? performance.now() + msg.clock.seconds_left * 1000 : null;
   page.table = msg.table;
   page.state = {
     game: msg.table.game,
     seat: msg.seat,
     view: msg.view,
     legal: msg.legal,
+    labels: generic.actionLabels(msg.legal, msg.labels), // what each legal action's button says
     yourTurn: msg.your_turn,
     over: msg.over,
     result: msg.result,
@@ -389,12 +605,20 @@ function draw() {
   const myTurn = Boolean(s.yourTurn && !s.over);
   if (myTurn && !page.wasMyTurn) notifyTurn();
   page.wasMyTurn = myTurn;
+  // A chosen move the table no longer allows (a bot moved for you) is dropped.
+  if (page.pending && !(s.legal || []).includes(page.pending.text)) page.pending = null;
   renderSeats();
+  renderTurn();
   renderResult();
-  if (!page.replay) renderLog(page.log);
+  if (!page.replay) renderLog(withNotices(page.log));
   renderBoard();
+  renderPending();
   document.body.dataset.over = s.over ? "yes" : "no";
   document.body.dataset.yourTurn = s.yourTurn ? "yes" : "no";
+  document.body.dataset.status = page.table.status;
+  // The game just ended: its result (at the top) comes into view once.
+  if (s.over && !page.wasOver && !page.replay) window.scrollTo({ top: 0 });
+  page.wasOver = Boolean(s.over);
 }
 
 function connect() {
@@ -424,9 +648,13 @@ async function openReplay() {
   const data = await getJSON(`/api/tables/${tableId}/replay${seat === null ? "" : `?seat=${seat}`}`);
   const step = page.replay ? Math.min(page.replay.step, data.frames.length - 1) : data.frames.length - 1;
   page.replay = { frames: data.frames, step, seat };
+  const opening = $("replay-panel").hidden;
   $("replay-panel").hidden = false;
   $("rp-step").max = String(data.frames.length - 1);
   renderReplayFrame();
+  renderTurn();
+  // On a narrow screen its controls sit under the board: bring them up once.
+  if (opening && matchMedia("(max-width: 900px)").matches) $("replay-panel").scrollIntoView({ block: "nearest" });
 }
 
 function renderReplayFrame() {
@@ -456,7 +684,8 @@ function stepReplay(to) {
 function closeReplay() {
   page.replay = null;
   $("replay-panel").hidden = true;
-  renderLog(page.log);
+  renderTurn();
+  renderLog(withNotices(page.log));
   renderBoard();
 }
 
@@ -475,6 +704,10 @@ async function main() {
   $("resign").addEventListener("click", resign);
   $("hint").addEventListener("click", askHint);
   setupNotify();
+  setupConfirm();
+  setupMenu();
+  setupJoin();
+  setInterval(renderClock, 250);
   $("rematch").addEventListener("click", rematch);
   $("open-replay").addEventListener("click", openReplay);
   $("rp-close").addEventListener("click", closeReplay);
