@@ -21,7 +21,7 @@ from bestiary.i18n import N_, domain, language
 from bestiary.i18n.lazy import LazyHelp, LazyLines
 
 from .cards import LANES, load_cards
-from .describe import and_list, lane_text, side
+from .describe import and_list, keyword_text, lane_text, side
 from .effects import card_text, leader_text
 
 _ = domain("meat", __file__)
@@ -53,10 +53,46 @@ LEGEND: tuple[str, ...] = LazyLines(
         N_("-N after a face-down card: damage it has taken"),
         N_("♦N: the creature has an ability costing N Telestarion; ✓: used this round"),
         N_("+Name under a creature: equipment fused with it"),
-        N_("REF, TOX, CLE, CHA: the keywords REFLEX, TOXIN, CLEAVE, CHALLENGE"),
+        N_(
+            "REFLEX, TOXIN, CLEAVE, CHALLENGE under a creature: its keywords "
+            "(`explain` and the word says what it does)"
+        ),
         N_("▮: a face-down destiny card"),
         N_("Telestarion: the currency you draft and pay with; vitality: a team's life (0 loses)"),
     ),
+)
+
+GLOSSARY: Mapping[str, str] = LazyHelp(
+    _,
+    {
+        "REFLEX|REFLEKS": N_(
+            "REFLEX — strikes first in the battle: a creature it kills deals no damage "
+            "(two REFLEX creatures strike each other at once)"
+        ),
+        "TOXIN|TOKSYNA": N_("TOXIN — any damage this creature deals kills"),
+        "CLEAVE|CIĘCIE": N_(
+            "CLEAVE — in the battle it also hits the enemy creatures beside the one opposite"
+        ),
+        "CHALLENGE|WYZWANIE": N_(
+            "CHALLENGE — takes the damage aimed at the friendly creatures beside it"
+        ),
+        "REVEAL|ODKRYCIE": N_("REVEAL — acts when the card is turned face up"),
+        "FUSION|FUZJA": N_(
+            "FUSION — equipment you attach to any creature (yours, a teammate's or an "
+            "enemy's): it gets the card's stats and text"
+        ),
+        "INSTANT|NATYCHMIASTOWA": N_(
+            "INSTANT — cast from your hand at once, in the Tactics, Activation or Battle; "
+            "others may answer, and the last card played resolves first"
+        ),
+        "♦": N_(
+            "♦ — the creature's ability: use it once a round by paying its cost in Telestarion"
+        ),
+        "Telestarion|TELESTARION": N_(
+            "Telestarion — the currency: 7 ounces each round, to draft creatures and pay "
+            "for destiny cards"
+        ),
+    },
 )
 
 
@@ -203,7 +239,8 @@ def _cell(c: Mapping[str, Any] | None) -> Text:
         if c["damage"]:
             t.append(f" -{c['damage']}", style="magenta")
         return t
-    kws = " ".join(k[:3] for k in c["keywords"])
+    # Whole words (REFLEX, not REF): a newcomer can `explain` them by name.
+    kws = " ".join(keyword_text(k) for k in c["keywords"])
     t = Text(c["card"], style="bold" if c["face_up"] else "italic")
     t.append(f"\n{c['attack']}/{c['defence']}", style="cyan")
     if kws:
@@ -336,6 +373,16 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
         parts.append(
             _cards_table(mark, cards) if cards else Text(_("{hand}: empty").format(hand=mark))
         )
+        picked = view.get("chosen", {}).get(s)
+        if picked:
+            # Chosen all at once: the cards stay in the hand until every player
+            # has chosen (RULES.md), so say which ones are already set apart.
+            what = (
+                _("Chosen to throw away (once every player has chosen): {cards}")
+                if view["phase"] == "hand limit"
+                else _("Destiny cards chosen to pay for (once every player has chosen): {cards}")
+            )
+            parts.append(Text(what.format(cards=", ".join(picked)), style="yellow"))
         pend = view["tactics"].get(s)
         if pend:
             lanes = ", ".join(
