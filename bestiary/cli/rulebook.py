@@ -1,6 +1,7 @@
-"""``rules [topic]`` at a prompt: the game's own RULES.md, a section at a time.
+"""``rules [topic]`` at a prompt: the game's rules for players (``guide/<lang>.md``)
+in the language in use; ``rules spec [topic]``: its RULES.md, a section at a time.
 
-RULES.md sits in the game's package (DESIGN.md, "A game package"), so it is
+Both sit in the game's package (DESIGN.md, "A game package"), so they are
 found from the module that defines the game class: no game needs a hook.
 """
 
@@ -9,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..engine.guide import guide
 from ..engine.protocol import Game
-from ..i18n import core
+from ..i18n import core, language
 from .textmatch import fold, match
 
 
@@ -33,6 +35,20 @@ def sections(game: Game) -> list[Section]:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return []
+    return split(text)
+
+
+def guide_sections(game: Game) -> list[Section]:
+    """The ``##`` sections of the rules for players, in the language in use."""
+    try:
+        found = guide(game, language())
+    except Exception:  # an unreadable guide leaves `rules spec`, not a traceback
+        return []
+    return split(found[1]) if found else []
+
+
+def split(text: str) -> list[Section]:
+    """Markdown cut at its ``##`` headings (the preamble first, as "Overview")."""
     found: list[Section] = []
     title, body = core.gettext("Overview"), list[str]()
     for line in text.splitlines():
@@ -45,10 +61,13 @@ def sections(game: Game) -> list[Section]:
     return [s for s in found if s.body]
 
 
-def find(game: Game, topic: str) -> tuple[Section | None, list[str]]:
+def find(
+    game: Game, topic: str, secs: list[Section] | None = None
+) -> tuple[Section | None, list[str]]:
     """The section ``topic`` names (by title, then by a unique section whose text
-    mentions it), or None and the titles to choose from."""
-    secs = sections(game)
+    mentions it), or None and the titles to choose from; ``secs`` defaults to
+    RULES.md's."""
+    secs = sections(game) if secs is None else secs
     titles = [s.title for s in secs]
     hit = match(topic, titles)
     if hit.index is not None:

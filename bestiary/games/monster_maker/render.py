@@ -40,6 +40,7 @@ _ = domain("monster_maker", __file__)
 
 __all__ = [
     "ACTION_HELP",
+    "GLOSSARY",
     "LEGEND",
     "action_label",
     "battle_odds",
@@ -84,6 +85,43 @@ LEGEND: tuple[str, ...] = LazyLines(
         N_("2D, 1D+2: dice — 2D is two six-sided dice added up"),
         N_("gold so far: the gold you brought home (dice-valued treasures as they rolled)"),
     ),
+)
+
+
+GLOSSARY: Mapping[str, str] = LazyHelp(
+    _,
+    {
+        "spell": N_(
+            "spell — never used alone: a character in the battle casts it and its dice "
+            "are added to the fight"
+        ),
+        "human_only": N_(
+            "human only — works only against human-type monsters (Ogre, Bandit, Orc, Lizard "
+            "Man, Goblin, Berserker, Kobold)"
+        ),
+        "charm": N_(
+            "Charm — a Magic-User or Elf who beats a human-type monster with it may send "
+            "that monster in front of another player's corridor"
+        ),
+        "casts": N_("casts — a natural spell caster"),
+        "charms": N_("charms — may send a monster it charmed on to another player"),
+        "avoids_traps": N_("avoids traps — discard it to escape a trap you drew"),
+        "opens_doors": N_("opens doors — discard it to open a Secret Door: two treasures"),
+        "dispels_undead": N_(
+            "dispels undead — discard it to remove an undead monster (Ghoul, Zombie, "
+            "Skeleton) in front of you, no dice"
+        ),
+        "heals": N_("heals — after a battle, discard it to take back a character used this turn"),
+        "undead": N_("undead — Ghoul, Zombie, Skeleton: a Cleric or a holy treasure dispels them"),
+        "open": N_("OPEN treasure — shown to everyone at once, and its effect applies at once"),
+        "detour": N_(
+            "Detour — go around the monster in front of you: both cards are discarded, and "
+            "so is your last corridor"
+        ),
+        "trap": N_(
+            "Trap — shown when drawn: discard three cards, unless a Thief lets you avoid it"
+        ),
+    },
 )
 
 

@@ -24,7 +24,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from bestiary.i18n.lazy import fill
+from bestiary.i18n import N_
+from bestiary.i18n.lazy import LazyHelp, LazyLines, fill
 
 from ...engine.events import Event, seat_label
 from ...engine.protocol import Game
@@ -41,6 +42,89 @@ NATURE_STYLE = {
     "miscellaneous": "italic",
 }
 HAND_SIZE = 8
+
+# For the terminal's `help`, `legend`, `card` and `explain` (bestiary/cli/prompt.py
+# reads these names); the guide (guide/<lang>.md) says the same at more length.
+ACTION_HELP: Mapping[str, str] = LazyHelp(
+    _,
+    {
+        "discard": N_(
+            "throw a card from your hand onto the discard pile (its nature acts now) "
+            "to get back to 8 cards"
+        ),
+        "table": N_("add a card you drew this turn to your laid set of its key"),
+        "win": N_("declare your winning hand: the round ends and it is scored"),
+        "claim": N_(
+            "take the card just discarded: with three of its key in hand you lay a set "
+            "of four on the table"
+        ),
+        "keep": N_("you hold more than three of the key: choose a card to keep in hand"),
+        "pass": N_("let the discarded card go (or, with a winning hand, play on)"),
+        "rps": N_("rock, paper or scissors: whoever loses the duel misses a turn"),
+        "attack": N_(
+            "send your aggressive monster at this player: a rock-paper-scissors duel follows"
+        ),
+        "no attack": N_("keep the peace: your aggressive monster attacks nobody"),
+        "draw": N_("your impatient monster lets you draw one more card now"),
+        "stop": N_("draw no more card this turn"),
+    },
+)
+LEGEND: tuple[str, ...] = LazyLines(
+    _,
+    (
+        N_("◀ after a player: whose turn it is; (you): your seat"),
+        N_("Angel /6: a collecting key and how many cards in the deck have it"),
+        N_("have: how many cards of that key you hold; also: a card's other keys"),
+        N_(
+            "a word after a card (aggressive, cheerful, mean, honest, impatient, proud, loyal, "
+            "miscellaneous) is its nature: `explain` says what each does"
+        ),
+        N_("(rolled N): a miscellaneous monster's 2d20-4 roll, which gave its nature"),
+        N_("struck-through name, (banned): a group a proud monster banned for you"),
+        N_("turns to lose: turns a lost duel makes that player miss"),
+    ),
+)
+GLOSSARY: Mapping[str, str] = LazyHelp(
+    _,
+    {
+        "aggressive|agresywna": N_(
+            "aggressive — when you discard it you may send it at another player; you play "
+            "rock-paper-scissors and the loser misses a turn"
+        ),
+        "cheerful|wesoła": N_(
+            "cheerful — when you discard it, you must discard every other cheerful monster "
+            "in your hand too; cheerful monsters also form a set of their own, whatever "
+            "their types"
+        ),
+        "mean|złośliwa": N_(
+            "mean — when you discard it, you must also discard a random card from your hand"
+        ),
+        "honest|szczera": N_(
+            "honest — when you draw it, you see the top 3 cards of the stock; if you claim "
+            "it, you see the hand of the player who discarded it"
+        ),
+        "impatient|niecierpliwa": N_(
+            "impatient — when you draw it, you may draw another card at once"
+        ),
+        "proud|dumna": N_(
+            "proud — when you discard it, every card of its type leaves your hand, and you "
+            "may not collect that type for the rest of the game"
+        ),
+        "loyal|lojalna": N_("loyal — once discarded it stays loyal: nobody may claim it"),
+        "miscellaneous|różna": N_(
+            "miscellaneous — its nature is rolled (2d20-4) when it is first drawn and lasts "
+            "until the next round"
+        ),
+        "Beastman": N_(
+            "Beastman — too many to collect as one type: a Beastman is collected by its "
+            "family (Beastman/Wolf, Beastman/Cat…)"
+        ),
+        "Orphans|Beastman orphans": N_(
+            "orphans — monsters alone in their type (or Beastmen alone in their family) "
+            "form a set of their own; the two kinds of orphan never mix"
+        ),
+    },
+)
 
 
 def group_of(card: Mapping[str, Any]) -> str:
@@ -254,6 +338,17 @@ def prompt(view: Mapping[str, Any]) -> str:
     return str(view.get("prompt") or "")
 
 
+def peek_left(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The peeked cards still on top of the stock: each draw since the peek took
+    the first of them (reading 23), so the box goes once they are all drawn."""
+    peek = view.get("peek") or {}
+    cards = list(peek.get("cards") or [])
+    then, now = peek.get("stock_then"), view.get("stock")
+    if not isinstance(then, int) or not isinstance(now, int):
+        return cards
+    return cards[max(then - now, 0) :]
+
+
 def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) -> RenderableType:
     parts: list[RenderableType] = []
     head = Text(
@@ -281,10 +376,11 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
     parts.append(discard)
     if view.get("hand") is not None:
         parts.append(_hand_by_key(view))
-    if view.get("peek"):
+    still = peek_left(view)
+    if still:
         line = fill(
             _("An honest monster showed you the top of the stock: {cards}"),
-            cards=_cards_line(view["peek"].get("cards") or []),
+            cards=_cards_line(still),
         )
         line.stylize("cyan", 0, len(line))
         parts.append(line)

@@ -22,7 +22,8 @@ from rich.table import Table
 from rich.text import Text
 
 from bestiary.engine.events import Event, seat_label
-from bestiary.i18n.lazy import fill
+from bestiary.i18n import N_
+from bestiary.i18n.lazy import LazyHelp, LazyLines, fill
 
 from .cards import SYMBOL, Card, cards_from
 from .describe import _ as _t
@@ -46,6 +47,71 @@ STYLE = {
     "grey": "grey50",
     "three-colour": "bold white",
 }
+# For the terminal's `help`, `legend`, `card` and `explain` (bestiary/cli/prompt.py
+# reads these names); the guide (guide/<lang>.md) says the same at more length.
+ACTION_HELP: Mapping[str, str] = LazyHelp(
+    _,
+    {
+        "hold": N_(
+            "put this card face down as a recessive gene: it is not played, the winner "
+            "cannot take it, and you may still keep it for your Gene Pool"
+        ),
+        "express": N_("done holding back: play every other card of your hand"),
+        "build best": N_("let the table build your monsters the best way your cards allow"),
+        "build flat": N_("lay your cards out without connecting any of them"),
+        "build placed": N_("finish building by hand (cards not placed lie apart)"),
+        "start": N_("begin a new monster with this card (turned: upside down)"),
+        "attach": N_(
+            "join this card to a placed card on that side, where their ends meet "
+            "(turned: upside down)"
+        ),
+        "take": N_("as the winner, take this played card (anyone's) into your Gene Pool"),
+        "keep": N_("keep this card from your own hand: it goes to your Gene Pool"),
+    },
+)
+LEGEND: tuple[str, ...] = LazyLines(
+    _,
+    (
+        N_(
+            "colours, by the rulebook's symbols: # orange, // red, ∅ purple, O blue, "
+            "Θ green, = yellow, ☢ grey, ✿ three-colour"
+        ),
+        N_("[N E S W]: the card's ends (north, east, south, west); an end left unjoined is loose"),
+        N_("×2 after a card, x after its value in a picture: a doubling card"),
+        N_("in a picture of a monster: | on a top or bottom edge and = on a side mark an end"),
+        N_("☉ and ☒: the two kinds of starting Gene Pool in each colour"),
+        N_("held back: cards a player keeps face down this generation"),
+        N_("(you): your seat"),
+    ),
+)
+GLOSSARY: Mapping[str, str] = LazyHelp(
+    _,
+    {
+        "doubler|doubling": N_(
+            "doubling card (×2) — doubles the face values of the cards of its own colour in "
+            "its monster, itself included, and that monster's bonus; two of them quadruple"
+        ),
+        "three-colour|trójkolorowy": N_(
+            "three-colour card (✿) — it is not single-colour: a monster with it gets no "
+            "colour bonus, and it never counts towards your final monsters"
+        ),
+        "grey|szary": N_(
+            "grey card (☢, nuclear waste) — worth 0; its ends join like any card's, but a "
+            "monster with it is not single-colour"
+        ),
+        "ends|końce": N_(
+            "ends — the connectors on a card's edges; two cards join where their ends meet. "
+            "An end that meets nothing is loose"
+        ),
+        "loose|luźne": N_(
+            "loose end — an end that meets no other end: a monster with one gets no bonus"
+        ),
+        "advanced|zaawansowana": N_(
+            "advanced cards — doubling, grey and three-colour cards; the basic variant "
+            "plays without them"
+        ),
+    },
+)
 # Cards not placed by hand lie apart (as rules.py lays them out): this far apart.
 _APART = 100
 
