@@ -176,7 +176,21 @@ def apply_to_creature(state: MeatState, e: Effect, slot: int, toxin: bool, sourc
         if log:
             state.log.emit("destroyed", slot=slot, card=state.shown_name(slot), source=source)
     elif do == "move":
+        # A move onto an occupied lane swaps the two creatures: the log tells
+        # both moves (board.move tells the one the card aimed at).
+        seat, lane = divmod(slot, 3)
+        other = seat * 3 + e.lane
+        swapped = other != slot and state.field[other] >= 0
         state.move(slot, e.lane, source)
+        if log and swapped:
+            state.log.emit(
+                "moved",
+                seat=seat,
+                card=state.shown_name(slot),
+                src=e.lane,
+                dest=lane,
+                source=source,
+            )
     elif do == "return":
         state.leave_field(slot, to_hand=True)
 
@@ -216,7 +230,8 @@ def _kws(mask: int) -> list[str]:
 
 
 def effect_text(e: Effect) -> str:
-    to = _(_TO_TEXT[e.to]) if e.to in _TO_TEXT else e.to
+    # A name the sentence declines ("zadaj celowi", "+2 OBRONY dla celu": nouns.toml).
+    to = _.noun(_(_TO_TEXT[e.to]) if e.to in _TO_TEXT else e.to)
     if e.do == "damage":
         return _("deal {n} damage to {to}").format(n=e.amount, to=to)
     if e.do == "heal":

@@ -17,10 +17,12 @@ const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
 const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
 // A log entry's line in the page's language (the server sends both; "text" is English).
 const lineOf = (e) => (e.texts && globalThis.lang && e.texts[globalThis.lang()]) || e.text;
+// A card's or a leader's text in the page's language (the card list sends each language).
+const textOf = (c) => (c.texts && globalThis.lang && c.texts[globalThis.lang()]) || c.text;
 
 // The legal actions as buttons in named groups; an aimed action ("resolve X
 // @ s1 front") sits in a row of its own card, one button per target.
-function actionGroups(legal, groups, api) {
+function actionGroups(legal, groups, api, view) {
   const box = h("div", { class: "actions meat-actions", role: "group", "aria-label": t("your legal actions") });
   const rest = new Set(legal);
   const button = (a, text) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, text);
@@ -37,7 +39,7 @@ function actionGroups(legal, groups, api) {
     }
     const row = h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...plain.map((a) => button(a, labelOf(a))));
     for (const [what, list] of aimed) {
-      row.append(h("span", { class: "meat-aim" }, h("span", { class: "meat-aim-what" }, `${labelOf(what)} →`), ...list.map((a) => button(a, targetLabel(api, a.slice(what.length))))));
+      row.append(h("span", { class: "meat-aim" }, h("span", { class: "meat-aim-what" }, `${labelOf(what)} →`), ...list.map((a) => button(a, targetLabel(api, a.slice(what.length), view)))));
     }
     box.append(row);
   }
@@ -76,6 +78,8 @@ const KEYWORD_HELP = {
   INSTANT: N_("INSTANT: cast from your hand in the Tactics, Activation or Battle windows"),
   "♦": N_("♦N: an ability used once a round, paying N Telestarion"),
 };
+// The keywords as the manual names them (REFLEKS, TOKSYNA, CIĘCIE, WYZWANIE).
+const KEYWORD_NAME = { REFLEX: N_("REFLEX"), TOXIN: N_("TOXIN"), CLEAVE: N_("CLEAVE"), CHALLENGE: N_("CHALLENGE") };
 const DSTATUS = { "face down": N_("face down"), paid: N_("paid"), armed: N_("armed"), unpaid: N_("unpaid") };
 const PHASE_NAME = { leaders: N_("leaders"), draft: N_("draft"), "hand limit": N_("hand limit"), tactics: N_("tactics"), instants: N_("instants"), activation: N_("activation"), responses: N_("responses"), paying: N_("paying"), battle: N_("battle"), summary: N_("summary"), over: N_("over") };
 const RARITY = { common: N_("common"), rare: N_("rare"), epic: N_("epic"), mythic: N_("mythic") };
@@ -87,7 +91,7 @@ function cardHelp(name) {
   const lines = [c.en && c.en !== name ? `${name} (${c.en})` : name];
   if (c.type === "creature") lines.push(t("Creature · {faction} · {rarity} · cost {cost} · attack {attack} · defence {defence}", { faction: c.faction, rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost, attack: c.attack, defence: c.defence }));
   else lines.push(t("{kind} · {rarity} · cost {cost}", { kind: c.instant ? t("instant spell") : t(c.type === "spell" ? "spell" : "equipment"), rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost }) + (c.attack || c.defence ? " · " + t("attack {attack} · defence {defence}", { attack: c.attack, defence: c.defence }) : ""));
-  if (c.text) lines.push(c.text);
+  if (c.text) lines.push(textOf(c));
   for (const [k, v] of Object.entries(KEYWORD_HELP)) if (c.text && c.text.toUpperCase().includes(k)) lines.push("• " + t(v));
   return lines.join("\n");
 }
@@ -110,7 +114,7 @@ function labelOf(a) {
   let m;
   if ((m = /^leader (.+)$/.exec(a))) {
     const l = catalog.leaders && catalog.leaders.get(m[1]);
-    return l ? `${m[1]} — ${l.text}` : m[1];
+    return l ? `${m[1]} — ${textOf(l)}` : m[1];
   }
   if ((m = /^(draft|place|set|cast|resolve|ability|discard|pay) (.+)$/.exec(a))) {
     const verb = { draft: N_("draft {card}"), place: N_("place {card}"), set: N_("set {card}"), cast: N_("cast {card}"), resolve: N_("resolve {card}"), ability: N_("use {card}'s ability"), discard: N_("discard {card}"), pay: N_("pay for {card}") }[m[1]];
@@ -125,13 +129,37 @@ function seatName(api, seat) {
   return api.seatLabel ? api.seatLabel(seat) : `seat ${seat}`;
 }
 
-// " @ s1 front" -> "seat 1's front creature"
-function targetLabel(api, text) {
+// A lane by whose it is, from the viewer's seat: "your left flank", "their
+// right flank" (the seat across), else "Ala's front". Whole phrases per lane:
+// in Polish the adjective agrees with the lane ("twoja flanka", "twój front").
+const YOUR_LANE = { left: N_("your left flank"), front: N_("your front"), right: N_("your right flank") };
+const THEIR_LANE = { left: N_("their left flank"), front: N_("their front"), right: N_("their right flank") };
+// ``short``: a lane's label under a row that already names its seat.
+function laneOf(view, api, seat, lane, short = false) {
+  if (view && seat === view.seat) return t(YOUR_LANE[lane]);
+  if (view && view.team !== null && view.team !== undefined && (seat & 1) !== view.team) {
+    // Only the seat across from me is "their" (2v2, 3v3: the others are named).
+    if (view.seat === null || view.seat === undefined || seat === (view.seat ^ 1)) return t(THEIR_LANE[lane]);
+  }
+  return short ? t(LANE_NAME[lane]) : t("{name}'s {lane}", { name: seatName(api, seat), lane: t(LANE_NAME[lane]) });
+}
+
+// A slot as a target: the creature on it and whose lane it is, as the log
+// names it ("Nekromutant (seat 1's right flank)").
+function slotLabel(view, api, seat, lane) {
+  const place = laneOf(view, api, seat, lane);
+  const row = view && (view.field || []).find((r) => r.seat === seat);
+  const cr = row && row.creatures[LANES.indexOf(lane)];
+  if (!cr) return place;
+  if (!cr.card) return t("a face-down creature ({place})", { place });
+  return t("{card} ({place})", { card: cr.card, place });
+}
+
+// " @ s1 front" -> "Rekrut (seat 1's front)"
+function targetLabel(api, text, view) {
   const m = / @ s(\d+) (left|front|right)$/.exec(text);
   if (!m) return text;
-  const seat = Number(m[1]);
-  const lane = t(LANE_NAME[m[2]]);
-  return api.seat === seat ? t("your {lane}", { lane }) : t("{name}'s {lane}", { name: seatName(api, seat), lane });
+  return slotLabel(view, api, Number(m[1]), m[2]);
 }
 
 function stats(svgEl, attack, defence, damage) {
@@ -163,7 +191,7 @@ function namedCard(name, opts = {}) {
     selected: opts.selected,
   });
   if (c && c.type === "creature") stats(el, c.attack, c.defence, 0);
-  if (c && c.text) el.querySelector("title").textContent += ` — ${c.text}`;
+  if (c && c.text) el.querySelector("title").textContent += ` — ${textOf(c)}`;
   el.setAttribute("data-help", cardHelp(name));
   return el;
 }
@@ -175,9 +203,17 @@ function creatureCard(cr) {
     down.setAttribute("data-help", t("A face-down creature: turned up in Activation."));
     return down;
   }
-  const el = card({ name: cr.card, type: cr.faction, family: cr.keywords.length ? cr.keywords.join(" ") : cr.en, colour: colourOf(cr.faction), width: 84 });
+  const el = card({ name: cr.card, type: cr.faction, family: cr.keywords.length ? cr.keywords.map((k) => t(KEYWORD_NAME[k] || k)).join(" ") : cr.en, colour: colourOf(cr.faction), width: 84 });
+  el.setAttribute("tabindex", "0"); // a keyboard reaches its text too (js/help.js)
+  // A new key makes morph() draw a new element, so its arrival (or a hit: more
+  // damage) plays its short animation once (meat.css).
+  el.setAttribute("data-key", `${cr.card}:${cr.damage}:${cr.face_up ? 1 : 0}`);
+  if (cr.damage) el.classList.add("meat-struck");
   stats(el, cr.attack, cr.defence - cr.damage, cr.damage);
-  el.setAttribute("data-help", cardHelp(cr.card) + "\n" + t("Now: attack {attack}, defence {defence} (damage {damage})", { attack: cr.attack, defence: cr.defence - cr.damage, damage: cr.damage }) + (cr.equipment && cr.equipment.length ? "\n" + t("Equipment: {cards}", { cards: cr.equipment.join(", ") }) : ""));
+  // Keywords it has now (printed or granted by a card), each with what it does.
+  const base = cardHelp(cr.card);
+  const granted = (cr.keywords || []).filter((k) => KEYWORD_HELP[k] && !base.includes(t(KEYWORD_HELP[k]))).map((k) => "\n• " + t(KEYWORD_HELP[k])).join("");
+  el.setAttribute("data-help", base + granted + "\n" + t("Now: attack {attack}, defence {defence} (damage {damage})", { attack: cr.attack, defence: cr.defence - cr.damage, damage: cr.damage }) + (cr.equipment && cr.equipment.length ? "\n" + t("Equipment: {cards}", { cards: cr.equipment.join(", ") }) : ""));
   if (!cr.face_up) {
     el.classList.add("meat-hidden");
     el.append(svg("rect", { x: 2, y: 84, width: 96, height: 14, fill: "#2d2a4aCC" }));
@@ -191,7 +227,7 @@ let selected = null; // a hand card picked for placement (click, then a lane)
 
 function leaderHelp(name) {
   const l = catalog.leaders && catalog.leaders.get(name);
-  return l ? `${name}${l.en ? ` (${l.en})` : ""}\n${l.text}` : name;
+  return l ? `${name}${l.en ? ` (${l.en})` : ""}\n${textOf(l)}` : name;
 }
 
 // The cards a seat of my team has laid face down in Tactics are still in its
@@ -237,7 +273,7 @@ function leaderPanel(view, state, api) {
           { type: "button", class: "meat-leader-card", "data-action": a, "data-help": leaderHelp(name), onclick: () => api.act(a) },
           h("strong", {}, name),
           l && l.en ? h("span", { class: "muted" }, ` (${l.en})`) : "",
-          h("span", { class: "meat-leader-text" }, l ? l.text : t("(its text comes with the card list)")),
+          h("span", { class: "meat-leader-text" }, l ? textOf(l) : t("(its text comes with the card list)")),
         );
       }),
     ),
@@ -274,11 +310,16 @@ function vitalityBar(view, team, api) {
   );
 }
 
-function sideRow(view, row, state, api) {
+// ``mirrored``: the row of a seat across the table, drawn right to left so
+// that each of its creatures stands over the one it fights (effects.opposite:
+// seat s's lane x fights seat s^1's lane 2-x; "your left flank fights their
+// right flank").
+function sideRow(view, row, state, api, mirrored = false) {
   const mine = view.team !== null && (row.seat & 1) === view.team;
   const pending = view.tactics[String(row.seat)];
   const legal = state.legal || [];
-  const lanes = LANES.map((lane, x) => {
+  const lanes = (mirrored ? [...LANES].reverse() : LANES).map((lane) => {
+    const x = LANES.indexOf(lane);
     const cr = row.creatures[x];
     let content;
     if (cr) content = creatureCard(cr);
@@ -304,7 +345,7 @@ function sideRow(view, row, state, api) {
           },
         }
       : {};
-    const slot = h("div", { class: "meat-lane", "data-lane": lane, "data-seat": row.seat, ...drops }, h("div", { class: "meat-lane-name" }, t(LANE_NAME[lane])), content);
+    const slot = h("div", { class: "meat-lane", "data-lane": lane, "data-seat": row.seat, ...drops }, h("div", { class: "meat-lane-name" }, laneOf(view, api, row.seat, lane, true)), content);
     if (mineHere) {
       const act = selected && `place ${selected} ${lane}`;
       if (act && legal.includes(act)) {
@@ -314,28 +355,54 @@ function sideRow(view, row, state, api) {
     }
     return slot;
   });
-  const destiny = row.destiny.map((d) => h("span", { class: `meat-destiny ${d.status.replace(" ", "-")}`, "data-help": d.card ? cardHelp(d.card) : t("A face-down destiny card."), tabindex: "0" }, d.card ? `${d.card}` : "?", h("small", {}, (" " + t(DSTATUS[d.status] || d.status)))));
-  if (pending) for (const d of pending.destiny) destiny.push(h("span", { class: "meat-destiny planned", "data-help": cardHelp(d), tabindex: "0" }, d, h("small", {}, (" " + t("planned")))));
+  // Destiny cards as small cards (face down until turned up), their state under each.
+  const destinyCard = (name, status, label) => {
+    const el = name ? namedCard(name, { width: 64 }) : card({ faceDown: true, width: 64 });
+    if (!name) el.setAttribute("data-help", t("A face-down destiny card."));
+    return h("span", { class: `meat-destiny ${status}`, "data-card": name || undefined, "data-help": el.getAttribute("data-help"), tabindex: "0" }, el, h("small", {}, label));
+  };
+  const destiny = row.destiny.map((d) => destinyCard(d.card, d.status.replace(" ", "-"), t(DSTATUS[d.status] || d.status)));
+  if (pending) for (const d of pending.destiny) destiny.push(destinyCard(d, "planned", t("planned")));
   return h(
     "div",
-    { class: "meat-side" + (mine ? " mine" : ""), "data-seat": row.seat },
+    { class: "meat-side" + (mine ? " mine" : "") + (mirrored ? " across" : ""), "data-seat": row.seat },
     h("div", { class: "meat-side-name" }, seatName(api, row.seat), row.seat === view.seat ? (" " + t("(you)")) : ""),
     h("div", { class: "meat-lanes" }, ...lanes),
     h("div", { class: "meat-destinies" }, h("span", { class: "muted" }, t("destiny:") + " "), destiny.length ? destiny : h("span", { class: "muted" }, t("none"))),
   );
 }
 
+// The battlefield as the players sit: each seat faces one seat of the other
+// side across the table (seats s and s^1; rulebook: "each of them has one
+// opponent opposite"). One block per facing pair, the other side's row on
+// top and mirrored, so every creature is drawn in the column of the one it
+// fights; the viewer's own pair first.
 function battlefield(view, state, api) {
-  // The other side on top, yours at the bottom (facing each other).
-  const rows = [...view.field].sort((a, b) => ((a.seat & 1) === view.team) - ((b.seat & 1) === view.team) || a.seat - b.seat);
-  return h("div", { class: "meat-field" }, h("h3", {}, t("The battlefield")), ...rows.map((r) => sideRow(view, r, state, api)));
+  const near = view.team === null || view.team === undefined ? 0 : view.team; // spectators: team 0 below
+  const bySeat = new Map(view.field.map((r) => [r.seat, r]));
+  const pairs = [];
+  for (let s = 0; s < view.field.length; s += 2) {
+    const below = (s & 1) === near ? s : s ^ 1;
+    if (bySeat.has(below) && bySeat.has(below ^ 1)) pairs.push([below ^ 1, below]);
+  }
+  pairs.sort((a, b) => (b.includes(view.seat) ? 1 : 0) - (a.includes(view.seat) ? 1 : 0));
+  return h(
+    "div",
+    { class: "meat-field" },
+    h("h3", {}, t("The battlefield"), " ", h("span", { class: "muted meat-field-hint" }, t("each creature fights the one drawn across from it"))),
+    h(
+      "div",
+      { class: "meat-pairs" },
+      ...pairs.map(([top, bottom]) => h("div", { class: "meat-pair", "data-seats": `${top} ${bottom}` }, sideRow(view, bySeat.get(top), state, api, true), sideRow(view, bySeat.get(bottom), state, api, false))),
+    ),
+  );
 }
 
 function stackPanel(view, api) {
   if (!view.stack.length) return null;
   const items = [...view.stack].reverse().map((s, i) => {
-    const target = s.target_card ? t("answers {card}", { card: s.target_card }) : s.target >= 0 ? "→ " + seatName(api, Math.floor(s.target / 3)) + ", " + t(LANE_NAME[LANES[s.target % 3]]) : "";
-    return h("li", { class: i === 0 ? "top" : "", "data-help": cardHelp(s.card) }, h("strong", {}, s.card), (" " + t("by {name}", { name: seatName(api, s.seat) }) + " "), target, i === 0 ? h("span", { class: "meat-badge" }, t("resolves first")) : "");
+    const target = s.target_card ? t("answers {card}", { card: s.target_card }) : s.target >= 0 ? "→ " + slotLabel(view, api, Math.floor(s.target / 3), LANES[s.target % 3]) : "";
+    return h("li", { class: i === 0 ? "top" : "", "data-help": cardHelp(s.card), tabindex: "0" }, namedCard(s.card, { width: 52 }), h("span", { class: "meat-stack-text" }, h("strong", {}, s.card), (" " + t("by {name}", { name: seatName(api, s.seat) }) + " "), target, i === 0 ? h("span", { class: "meat-badge" }, t("resolves first")) : ""));
   });
   return h("div", { class: "meat-stack" }, h("h3", {}, t("The instant stack (top first)")), h("ol", {}, ...items));
 }
@@ -457,7 +524,7 @@ export function render(root, state, api) {
     h("div", { class: "meat-teams" }, ...teams.map((t) => vitalityBar(view, t, api))),
     ask ? h("p", { class: "meat-prompt" }, ask) : null,
     leaderPanel(view, state, api),
-    actionGroups(legal.filter((a) => !a.startsWith("leader ")), GROUPS, api),
+    actionGroups(legal.filter((a) => !a.startsWith("leader ")), GROUPS, api, view),
     stackPanel(view, api),
     draftPanel(view, state, api),
     battlefield(view, state, api),

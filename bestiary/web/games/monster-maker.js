@@ -2,7 +2,7 @@
 // treasure room and back), the monster in front of each, the battles' dice,
 // your hand as cards, the treasures (others' hidden until OPEN or used) and
 // the legal actions grouped by what they do.
-import { getJSON, h, pageStyle } from "../js/api.js";
+import { getJSON, h, pageStyle, postJSON } from "../js/api.js";
 import { card, svg } from "../js/cards.js";
 import { statusLine } from "../js/generic.js";
 import { morph } from "../js/morph.js";
@@ -82,10 +82,10 @@ function actionPanel(legal, view, api) {
     t("Battle"),
     t("add characters, spells and weapons, then roll"),
     take((a) => a.startsWith("dispel with ")).map((a) => button(a, t("dispel with {card}", { card: a.slice(12) }))),
-    take((a) => a.startsWith("fight with ")).map((a) => button(a, t("fight with {card}", { card: strength(a.slice(11)) }))),
+    take((a) => a.startsWith("fight with ")).map((a) => withOdds(button(a, t("fight with {card}", { card: strength(a.slice(11)) })), view, a.slice(11))),
     aimed(take((a) => a.startsWith("cast ")), /^cast (.+) by (.+)$/, (k) => t("cast {spell} →", { spell: strength(k) }), (m) => t("by {card}", { card: m[2] })),
     aimed(take((a) => a.startsWith("wield ")), /^wield (.+) by (.+)$/, (k) => t("wield {treasure} →", { treasure: k }), (m) => t("by {card}", { card: m[2] })),
-    take((a) => a === "roll").map((a) => button(a, t("roll the dice"), "action mm-roll")),
+    take((a) => a === "roll").map((a) => withOdds(button(a, t("roll the dice"), "action mm-roll"), view, null)),
   );
   group("Detour", t("Detour"), t("go around the monster (both cards are discarded)"), take((a) => a === "detour").map((a) => button(a, t("detour"))));
   group(
@@ -196,7 +196,7 @@ export function parseLabel(label, spells) {
 
 function cardOf(c, opts = {}) {
   const kind = t(KIND_NAME[c.kind] || c.kind);
-  const title = c.kind === "monster" ? kind + " · " + t(MTYPE_NAME[c.mtype] || c.mtype) : kind;
+  const title = c.kind === "monster" && c.mtype ? kind + " · " + t(MTYPE_NAME[c.mtype] || c.mtype) : kind;
   return card({
     name: c.name,
     type: title,
@@ -208,6 +208,17 @@ function cardOf(c, opts = {}) {
     width: opts.width || 88,
     selected: opts.selected,
   });
+}
+
+// A card on the table (the monster in a battle, its fighters): drawn small,
+// its text on hover, focus or a long-press (js/help.js).
+function tableCard(c, cls = "") {
+  const el = cardOf(c, { width: 64 });
+  el.setAttribute("data-help", cardHelp(c));
+  el.setAttribute("tabindex", "0");
+  if (cls) el.classList.add(cls);
+  el.setAttribute("data-key", c.name); // a card that joins is a new element: it plays its arrival once
+  return el;
 }
 
 // The legal actions that use the hand card ``name`` (as the card played or
@@ -378,7 +389,7 @@ function playerRow(p, view, api, turn) {
       "div",
       { class: "mm-row mm-details" },
       p.monster
-        ? h("span", { class: "mm-monster", "data-monster": p.monster }, t("⚔ {monster} (strength {n}) in the way", { monster: p.monster, n: p.monster_strength }))
+        ? h("span", { class: "mm-monster", "data-monster": p.monster, tabindex: "0", "data-help": cardHelp({ name: p.monster, kind: "monster", value: p.monster_strength }) }, t("⚔ {monster} (strength {n}) in the way", { monster: p.monster, n: p.monster_strength }))
         : h("span", { class: "muted" }, t("no monster in the way")),
       h("span", { class: "mm-hand-size" }, tn("hand: {n} card", "hand: {n} cards", p.hand_size)),
       treasures.length ? h("span", { class: "mm-treasures" }, t("carries:"), " ", ...treasures) : null,
@@ -390,9 +401,28 @@ function playerRow(p, view, api, turn) {
 
 // Your treasures, carried and banked, with their gold: one place that says
 // everything you own (the row above shows what the others see of it).
+// A treasure you carry as a small card: its gold (a number, or dice rolled
+// at the end) under the name, its text on hover or press.
+function treasureCard(name, note) {
+  const c = catalog.treasures && catalog.treasures.get(name);
+  const el = card({
+    name,
+    type: t("treasure"),
+    family: c ? goldText(c.gold) : undefined,
+    note,
+    colour: "#c08a1e",
+    width: 72,
+  });
+  el.setAttribute("data-help", treasureHelp(name));
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("data-key", name);
+  el.classList.add("mm-treasure-card");
+  return el;
+}
+
 function treasuresPanel(view) {
   const mine = view.players[view.seat];
-  const carried = view.my_treasures.map((tr) => treasureChip(tr, false, mine.open_treasures.includes(tr) ? t("everyone sees it") : t("only you see it")));
+  const carried = view.my_treasures.map((tr) => treasureCard(tr, mine.open_treasures.includes(tr) ? t("everyone sees it") : t("only you see it")));
   const banked = bankedChips(mine);
   const parts = [h("h3", {}, t("Your treasures"))];
   if (carried.length) parts.push(h("p", { class: "mm-carried" }, t("Carried (gold once you are home):"), " ", ...carried, h("span", { class: "muted" }, (" " + tn("({n} hidden from the others)", "({n} hidden from the others)", mine.hidden_treasures)))));
@@ -402,6 +432,61 @@ function treasuresPanel(view) {
     parts.push(h("p", { class: "muted" }, hint));
   }
   return h("div", { class: "mm-mine" }, ...parts);
+}
+
+// -- the odds of a battle ----------------------------------------------------------------
+// The same "Dwarf 2D+5 vs Kobold 7: 72% to win" as the terminal
+// (render.battle_odds): both ask the game's scoring tool (``bestiary score``,
+// here POST /api/games/monster-maker/score) with the same payload, and it
+// computes the exact chance with the engine's own battle rules
+// (battle.win_chance: every die, spell, weapon and the princess's penalty).
+// Nothing is re-derived in JS, so the two can never disagree. The payload
+// holds only what this seat sees: the party on the table and, when the
+// battle is this seat's own, the treasures it carries.
+const odds = new Map(); // payload JSON -> the tool's "battle" answer (null: asked, or none)
+
+function battlePayload(view, extra) {
+  const fighter = view.players && view.players[view.turn];
+  if (!fighter || !fighter.monster) return null;
+  const party = (view.battle || []).map((m) => ({ character: m.card, spell: m.spell || null, weapon: m.weapon || null }));
+  if (extra) party.push({ character: extra, spell: null, weapon: null });
+  if (!party.length) return null;
+  const carried = view.seat === view.turn ? view.my_treasures || [] : [];
+  return { treasures: carried, battle: { monster: fighter.monster, party, road_back: fighter.status === "returning" } };
+}
+
+// The battle's odds (with ``extra`` joining it), or null until the tool has answered.
+function battleOdds(view, extra) {
+  const payload = battlePayload(view, extra);
+  if (!payload) return null;
+  const key = JSON.stringify(payload);
+  if (odds.has(key)) return odds.get(key);
+  if (odds.size > 200) odds.clear(); // a long game: keep only what is asked again
+  odds.set(key, null);
+  postJSON("/api/games/monster-maker/score", payload)
+    .then((r) => {
+      odds.set(key, r && r.battle ? r.battle : null);
+      if (last) render(...last);
+    })
+    .catch(() => {}); // no tool (or an odd party): the odds are left unsaid, as in the terminal
+  return null;
+}
+
+// The terminal's line: each member's dice, the princess's penalty, the monster, the chance.
+function oddsLine(got) {
+  let dice = got.party.map((m) => `${m.character} ${m.dice}` + (m.spell ? ` + ${m.spell} ${m.spell_dice}` : "")).join(" + ");
+  if (got.penalty) dice = t("{dice} −{n} (princess)", { dice, n: got.penalty });
+  return t("{dice} vs {monster} {strength}: {chance}% to win", { dice, monster: got.monster, strength: got.monster_strength, chance: Math.round(got.win * 100) });
+}
+
+// A fight or roll button with its odds: the chance on the button, the whole line in its title.
+function withOdds(button, view, extra) {
+  const got = battleOdds(view, extra);
+  if (got) {
+    button.append(h("span", { class: "mm-odds-chance" }, " · " + t("{chance}% to win", { chance: Math.round(got.win * 100) })));
+    button.setAttribute("title", oddsLine(got));
+  }
+  return button;
 }
 
 // -- battles and dice -----------------------------------------------------------------
@@ -441,11 +526,17 @@ function battlePanel(view, state, api) {
         "div",
         { class: "mm-battle" },
         h("h3", {}, t("Battle: {name} against {monster}", { name: seatName(api, view.turn), monster })),
+        (() => {
+          const got = battleOdds(view, null);
+          return got ? h("p", { class: "mm-odds" }, t("Odds: {odds}", { odds: oddsLine(got) })) : "";
+        })(),
         h(
           "div",
-          { class: "cards" },
+          { class: "cards mm-battle-cards" },
+          me && me.monster ? tableCard({ ...parseLabel(me.monster, new Set()), kind: "monster", value: me.monster_strength, mark: t("strength {n}", { n: me.monster_strength }) }, "mm-foe") : "",
+          h("span", { class: "mm-versus", "aria-hidden": "true" }, "⚔"),
           ...view.battle.map((b) =>
-            h("div", { class: "mm-fighter" }, h("strong", {}, b.card), b.spell ? h("div", {}, t("casts {spell}", { spell: b.spell })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: b.weapon })) : ""),
+            h("div", { class: "mm-fighter" }, tableCard(parseLabel(b.card, new Set())), b.spell ? h("div", {}, t("casts {spell}", { spell: b.spell })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: b.weapon })) : ""),
           ),
         ),
       ),

@@ -13,7 +13,10 @@ import { morph } from "../js/morph.js";
 // English source text with its {name} placeholders filled.
 const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
 const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
+const tn = (one, many, n, p) => (globalThis.tn ? globalThis.tn(one, many, n, { n, ...p }) : fill(n === 1 ? one : many, { n, ...p }));
 const N_ = (s) => s; // marks a message for the catalogue; translated where it is shown
+// The phases in words (the view's phase is a protocol word).
+const PHASE_NAME = { discard: N_("draw and discard"), claim: N_("claiming a discard"), duel: N_("duel"), attack: N_("attack"), impatient: N_("an impatient draw"), declare: N_("declaring the win"), over: N_("game over") };
 
 const RPS = { rock: N_("rock"), paper: N_("paper"), scissors: N_("scissors ✂") };
 
@@ -25,9 +28,34 @@ const NATURE_HELP = {
   honest: N_("honest: when drawn, look at the top 3 cards of the stock (taken from a player: see their hand)"),
   impatient: N_("impatient: when drawn, draw another card at once"),
   proud: N_("proud: when discarded, every card of its type goes too, and you may never collect that type again"),
-  loyal: N_("loyal: it cannot be discarded"),
+  loyal: N_("loyal: when it is discarded, nobody may take it into their set"),
   miscellaneous: N_("miscellaneous: its nature is rolled (2d20-4) when it matters"),
 };
+
+// What this seat must decide now, in the page's language (the view's
+// "prompt" is the engine's English, for logs and bots).
+function promptOf(v) {
+  if (v.seat === null || v.seat === undefined || !(v.to_act || []).includes(v.seat)) return "";
+  const c = v.claim || {};
+  switch (v.phase) {
+    case "discard":
+      return t("Your turn: discard a card — or table a card you drew, or declare the win when your hand wins.");
+    case "claim":
+      if (!c.card) break;
+      if (c.to_keep) return tn("Choose {n} card to keep in hand; the other three are laid with {card}.", "Choose {n} cards to keep in hand; the other three are laid with {card}.", Number(c.to_keep), { card: c.card.name });
+      return c.keys && c.keys.length ? t("Claim {card}, or pass.", { card: c.card.name }) : t("You cannot claim {card}: pass.", { card: c.card.name });
+    case "duel":
+      return t("Rock, paper or scissors?");
+    case "attack":
+      if (v.attack && v.attack.card) return t("Send {card} at a player, or not.", { card: v.attack.card.name });
+      break;
+    case "impatient":
+      return t("An impatient monster: draw another card, or stop.");
+    case "declare":
+      return t("Your hand wins: declare it, or play on.");
+  }
+  return v.prompt || "";
+}
 
 function cardHelp(c) {
   const lines = [c.name, t("type {type} · family {family}", { type: c.type, family: c.family || c.type })];
@@ -71,7 +99,8 @@ export function render(root, state, api) {
   };
 
   const parts = [statusLine(state)];
-  if (v.prompt) parts.push(h("p", { class: "prompt" }, v.prompt));
+  const asked = promptOf(v);
+  if (asked) parts.push(h("p", { class: "prompt" }, asked));
 
   // -- the round at a glance -------------------------------------------------------
   parts.push(
@@ -79,7 +108,7 @@ export function render(root, state, api) {
       "div",
       { class: "tx-summary" },
       h("span", {}, t("Round {n} of {rounds}", { n: v.round, rounds: v.rounds })),
-      h("span", {}, t("phase: {phase}", { phase: v.phase })),
+      h("span", {}, t("phase: {phase}", { phase: t(PHASE_NAME[v.phase] || v.phase) })),
       !state.over && !(v.to_act || []).length ? h("span", { class: "muted" }, t("the table waits…")) : "",
       v.turn >= 0 && !state.over ? h("span", {}, t("turn: {name}", { name: label(v.turn) })) : "",
       h("span", {}, t("dealer: {name}", { name: label(v.dealer) })),

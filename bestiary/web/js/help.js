@@ -7,8 +7,9 @@
 // nothing else (or a long-press on any card) opens the text; a tap elsewhere
 // closes it. Text is set with textContent only: card names are data.
 //
-// Rules: ``GET /api/games/{id}/rules`` -> ``{"markdown": "..."}``. Without
-// that endpoint the drawer says so; nothing else on the page depends on it.
+// Rules: ``GET /api/games/{id}/guide?lang=`` (the rules for players) first,
+// then ``GET /api/games/{id}/rules`` (RULES.md) on a button or when there is
+// no guide. Without either the drawer says so; nothing else depends on it.
 
 const fill = (s, p) => String(s).replace(/\{(\w+)\}/g, (_, k) => (p && k in p ? p[k] : "{" + k + "}"));
 const t = (s, p) => (globalThis.t ? globalThis.t(s, p) : fill(s, p));
@@ -19,6 +20,9 @@ const HELP_SELECTOR = "[data-help], svg.card[aria-label]";
 let tip = null;
 let tipFor = null;
 let hoverTimer = null;
+// The touch press under way: a long one shows the card's text instead of acting.
+const LONG_PRESS_MS = 500;
+let press = { x: 0, y: 0, fired: false, timer: null };
 
 function tipElement() {
   if (tip) return tip;
@@ -102,7 +106,42 @@ function wireCardHelp() {
     if (el && helpText(el)) showHelp(el);
   });
   document.addEventListener("focusout", () => hideHelp());
-  // Touch: a long-press opens the text of any card ...
+  // Touch: a finger held still on a card opens its text, and the click the
+  // lift would send is swallowed (captured before the card's own handler):
+  // reading a card must never play it. Not every touch screen sends a
+  // contextmenu on a long-press (an emulated one sends only a late click).
+  document.addEventListener(
+    "pointerdown",
+    (e) => {
+      clearTimeout(press.timer);
+      press = { x: e.clientX, y: e.clientY, fired: false, timer: null };
+      if (e.pointerType === "mouse") return;
+      const el = helpTarget(e.target);
+      if (!el) return;
+      const mine = press;
+      mine.timer = setTimeout(() => {
+        if (!el.isConnected) return;
+        mine.fired = true;
+        showHelp(el);
+      }, LONG_PRESS_MS);
+    },
+    true,
+  );
+  document.addEventListener("pointermove", (e) => {
+    if (Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) clearTimeout(press.timer); // a scroll, not a press
+  });
+  document.addEventListener("pointercancel", () => clearTimeout(press.timer));
+  document.addEventListener(
+    "click",
+    (e) => {
+      if (!press.fired) return;
+      press.fired = false;
+      e.preventDefault();
+      e.stopPropagation();
+    },
+    true,
+  );
+  // ... as does a contextmenu (a long-press on most phones) on any card ...
   document.addEventListener("contextmenu", (e) => {
     const el = helpTarget(e.target);
     if (!el) return;
@@ -327,23 +366,63 @@ function drawerElement() {
   return drawer;
 }
 
-export async function openRules() {
+// The rules for players first (``/api/games/{id}/guide?lang=``, in the page's
+// language), with a button to the engine's specification (RULES.md); a server
+// without guides gets RULES.md as before. ``game``: the lobby names one.
+let loadedFor = null;
+
+function pageLang() {
+  return (document.documentElement.lang || "en").slice(0, 2);
+}
+
+async function fetchMarkdown(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(String(r.status));
+  const data = await r.json();
+  if (typeof data.markdown !== "string" || !data.markdown.trim()) throw new Error("empty");
+  return data;
+}
+
+function showSpec(body, game, back) {
+  body.replaceChildren(el("p", { class: "muted" }, t("loading the rules…")));
+  fetchMarkdown(`/api/games/${encodeURIComponent(game)}/rules`)
+    .then(({ markdown }) => {
+      const parts = [renderMarkdown(markdown)];
+      if (back) parts.unshift(el("p", {}, back));
+      body.replaceChildren(...parts);
+    })
+    .catch(() => body.replaceChildren(el("p", { class: "muted rules-missing" }, t("This server does not offer the game's rules yet. The card help (hover, tap or long-press a card) and the prompts above the buttons still explain each move."))));
+}
+
+async function loadGuide(body, game) {
+  let guide;
+  try {
+    guide = await fetchMarkdown(`/api/games/${encodeURIComponent(game)}/guide?lang=${encodeURIComponent(pageLang())}`);
+  } catch {
+    showSpec(body, game, null); // an older server: RULES.md only
+    return;
+  }
+  const toSpec = el("button", { type: "button", class: "small", id: "rules-spec" }, t("The engine's full specification (RULES.md, in English)"));
+  const toGuide = el("button", { type: "button", class: "small", id: "rules-guide" }, t("Back to how to play"));
+  toSpec.addEventListener("click", () => showSpec(body, game, toGuide));
+  toGuide.addEventListener("click", () => loadGuide(body, game));
+  body.replaceChildren(renderMarkdown(guide.markdown), el("p", {}, toSpec));
+}
+
+export async function openRules(game) {
   const d = drawerElement();
   d.hidden = false;
   document.body.classList.add("rules-open");
   const button = document.getElementById("rules-open");
   if (button) button.setAttribute("aria-expanded", "true");
   d.querySelector("#rules-close").focus();
-  if (loaded) return;
+  if (loaded && (!game || game === loadedFor)) return;
   const body = d.querySelector("#rules-body");
   try {
-    const game = await gameId();
-    const r = await fetch(`/api/games/${encodeURIComponent(game)}/rules`);
-    if (!r.ok) throw new Error(String(r.status));
-    const { markdown } = await r.json();
-    if (typeof markdown !== "string" || !markdown.trim()) throw new Error("empty");
-    body.replaceChildren(renderMarkdown(markdown));
+    const id = game || (await gameId());
+    await loadGuide(body, id);
     loaded = true;
+    loadedFor = id;
   } catch {
     body.replaceChildren(el("p", { class: "muted rules-missing" }, t("This server does not offer the game's rules yet. The card help (hover, tap or long-press a card) and the prompts above the buttons still explain each move.")));
   }
