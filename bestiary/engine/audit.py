@@ -6,10 +6,15 @@ here from the outside, by walking the objects rather than by asking the game:
 - **Copies are exact and independent.** :func:`fingerprint` is a digest of
   every attribute of a state, walked to the leaves, so a field added later is
   covered without anyone listing it. A clone has the original's fingerprint;
-  no mutable object is reachable from both (:func:`shared_mutables`), except
-  the attributes a game declares in ``State.SHARED``; playing a clone, a
-  determinization or an ISMCTS search to the end leaves the original's
-  fingerprint as it was.
+  no mutable object is reachable from both (:func:`shared_mutables`), caches
+  included, except the attributes a game declares in ``State.SHARED`` (card
+  sets, action tables), which :func:`shared_fingerprint` proves nothing ever
+  changes; playing a clone, a determinization or an ISMCTS search to the end
+  leaves the original's fingerprint as it was. Why caches too: a server hands
+  a copy of a live state to a worker thread or process, and anything the copy
+  shares with the live game and that changes (a cache filled on first use)
+  could change while the copy is read ("dictionary changed size during
+  iteration").
 - **A determinization is a possible world.** It holds the same multiset of
   cards in zones of the same sizes (``State.zones()``), and random play from
   it reaches the end without error.
@@ -153,11 +158,35 @@ def fingerprint(state: State) -> str:
     return hashlib.sha256(_key(data).encode()).hexdigest()
 
 
+_VALUES: dict[int, tuple[Any, str]] = {}  # id -> (frozen value, digest of its picture)
+
+
+def _value_digest(value: Any) -> str:
+    """The digest of a frozen value's picture, computed once per value: it is
+    a value by contract (as :func:`shared_mutables` takes it), and a card
+    set's table of every action (Teratozoic: some 20,000) would otherwise be
+    walked at every check. The value is held, so its id is not reused."""
+    got = _VALUES.get(id(value))
+    if got is None or got[0] is not value:
+        if len(_VALUES) > 64:
+            _VALUES.clear()
+        got = _VALUES[id(value)] = (
+            value,
+            hashlib.sha256(_key(canonical(value)).encode()).hexdigest(),
+        )
+    return got[1]
+
+
 def shared_fingerprint(state: State) -> str:
     """SHA-256 of the attributes a state shares with its copies (``State.SHARED``
-    but the game): nothing may change them, not even playing a copy."""
+    but the game): nothing may change them, not even playing a copy. A frozen
+    one (a frozen dataclass, its mappings read-only) is pictured once."""
     names = set(type(state).SHARED) - {"game"}
-    data = [[k, canonical(v)] for k, v in sorted(_attrs(state)) if k in names]
+    data = [
+        [k, _value_digest(v) if _frozen(v) else canonical(v)]
+        for k, v in sorted(_attrs(state))
+        if k in names
+    ]
     return hashlib.sha256(_key(data).encode()).hexdigest()
 
 
@@ -234,8 +263,10 @@ def _reachable_mutables(state: State, skip: frozenset[str]) -> dict[int, str]:
 
 def shared_mutables(original: State, copy: State) -> list[str]:
     """Paths (in ``copy``) of mutable objects also reachable from ``original``,
-    leaving out the attributes the game declares shared or cache."""
-    skip = frozenset(type(original).SHARED) | frozenset(type(original).CACHES)
+    leaving out only the attributes the game declares shared (never changed:
+    see :func:`shared_fingerprint`). Caches count: a cache shared with a copy
+    changes under whoever reads the other (a thread pickling it)."""
+    skip = frozenset(type(original).SHARED)
     mine = _reachable_mutables(original, skip)
     theirs = _reachable_mutables(copy, skip)
     return sorted(theirs[i] for i in theirs.keys() & mine.keys())
@@ -304,8 +335,8 @@ def check_clone(state: State, rng: Rng, play: bool = True) -> None:
     if shared:
         raise AuditFailure(
             f"{_where(state)}: a clone shares mutable data with its original: "
-            f"{', '.join(shared[:8])} (copy these in clone(), or declare them in SHARED "
-            "if nothing ever changes them)"
+            f"{', '.join(shared[:8])} (copy or reset these in clone(), caches too, or "
+            "declare them in SHARED if nothing ever changes them)"
         )
     if play:
         copy.quiet()

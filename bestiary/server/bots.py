@@ -27,8 +27,11 @@ from ..engine.protocol import Game
 log = logging.getLogger("bestiary.server")
 
 LEVELS = ("easy", "normal", "hard")
-# ismcts options a client may set, with their ranges (iterations: see Limits).
-_ISMCTS_RANGES = {"c": (0.0, 10.0), "rollout_limit": (1.0, 400.0), "seconds": (0.05, 5.0)}
+# ismcts options a client may set, with their ranges (iterations and the most
+# seconds: see Limits, max_iterations and max_search_seconds).
+_ISMCTS_RANGES = {"c": (0.0, 10.0), "rollout_limit": (1.0, 400.0)}
+MIN_SECONDS = 0.05
+MAX_SECONDS = 5.0  # Limits.max_search_seconds by default
 # Options that may be fractional (the others count something).
 _FRACTIONAL = {"c", "seconds"}
 
@@ -118,14 +121,20 @@ def choices(game: Game, agents: Mapping[str, str] | None = None) -> list[str]:
 
 
 def check_spec(
-    game: Game, spec: str, max_iterations: int, agents: Mapping[str, str] | None = None
+    game: Game,
+    spec: str,
+    max_iterations: int,
+    agents: Mapping[str, str] | None = None,
+    max_seconds: float = MAX_SECONDS,
 ) -> str:
     """``spec`` cleaned, if a remote client may seat it; BadAgentSpec otherwise.
-    ``agents``: the operator's agents, seated by name only (no options)."""
+    ``agents``: the operator's agents, seated by name only (no options);
+    ``max_seconds``: the operator's cap on a move's search."""
     agents = agents or {}
+    top = max(MIN_SECONDS, max_seconds)
     allowed = (
         f"agents: {', '.join(choices(game, agents))} (iterations 1 to {max_iterations}, "
-        "ismcts options c, rollout_limit and seconds 0.05 to 5)"
+        f"ismcts options c, rollout_limit and seconds {MIN_SECONDS:g} to {top:g})"
     )
     text = spec.strip()
     if len(text) > 80:
@@ -141,6 +150,8 @@ def check_spec(
         lo, hi = (
             (1.0, float(max_iterations))
             if key == "iterations"
+            else (MIN_SECONDS, top)
+            if key == "seconds"
             else _ISMCTS_RANGES.get(key, (None, None))
         )
         if lo is None or hi is None:
@@ -160,20 +171,35 @@ def playable(
     max_iterations: int,
     agents: Mapping[str, str] | None = None,
     players: int | None = None,
+    max_seconds: float = MAX_SECONDS,
 ) -> str:
     """The spec a stored bot seat runs at a table of ``players``: a level
     resolved, an operator's agent resolved to its ``module:Object``, and
     anything a client may no longer seat (an old table, an agent the operator
-    no longer enables) replaced by the normal level."""
+    no longer enables) replaced by the normal level. A search never runs
+    longer than ``max_seconds`` a move (the hard level included)."""
     agents = agents or {}
     try:
-        clean = check_spec(game, spec or "random", max_iterations, agents)
+        # A stored search asking more than today's cap plays, capped (below).
+        top = max(max_seconds, MAX_SECONDS)
+        clean = check_spec(game, spec or "random", max_iterations, agents, top)
     except BadAgentSpec as exc:
         log.warning("bot spec %r refused (%s); playing the normal level", spec, exc)
         clean = "normal"
     if clean in agents:
         return agents[clean]
-    return level_spec(game, clean, players) if clean in LEVELS else clean
+    runs = level_spec(game, clean, players) if clean in LEVELS else clean
+    return capped(runs, max_seconds)
+
+
+def capped(spec: str, max_seconds: float) -> str:
+    """``spec`` with its ``seconds`` option lowered to ``max_seconds`` if it asks more."""
+    name, options = parse_spec(spec)
+    raw = options.get("seconds")
+    if name != "ismcts" or raw is None or float(raw) <= max_seconds:
+        return spec
+    options["seconds"] = f"{max(MIN_SECONDS, max_seconds):g}"
+    return f"{name}:{','.join(f'{k}={v}' for k, v in options.items())}"
 
 
 def imports(spec: str, agents: Mapping[str, str] | None) -> bool:

@@ -1,6 +1,8 @@
 """``POST /api/tables/{id}/hint``: the strongest bot's move for your seat.
 
-The search runs in a tool worker process within a time budget, on a copy of
+The search runs in a tool worker process (clients served in turn, each
+with a bound on its requests under way: a flood is refused with 429 and a
+Retry-After, not queued ahead of others) within a time budget, on a copy of
 the table's state, and decides only through the seat's own context (its view,
 its legal moves, determinizations of what it cannot see): a hint tells you
 nothing your own view does not. Hints are for tables where you play bots only —
@@ -9,9 +11,10 @@ at a table with another person a hint would be a second player at your side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from ..engine.errors import BadInput, NotYourTurn
@@ -27,11 +30,15 @@ class HintRequest(BaseModel):
     token: str = Field(max_length=200)
 
 
-def hint_router(hub: Hub, limits: Limits) -> APIRouter:
+def hint_router(
+    hub: Hub, limits: Limits, who: Callable[[Request], tuple[str, str]] | None = None
+) -> APIRouter:
+    """``who``: a request's (address, client), by which the tool workers serve
+    clients in turn and bound each one's requests under way (server/fair.py)."""
     router = APIRouter()
 
     @router.post("/api/tables/{table_id}/hint", summary="The strongest bot's move for your seat")
-    async def hint(table_id: str, req: HintRequest) -> dict[str, Any]:
+    async def hint(table_id: str, req: HintRequest, request: Request) -> dict[str, Any]:
         table = hub.get(table_id)
         seat = hub.seat_of(table_id, req.token)
         if seat is None:
@@ -53,6 +60,7 @@ def hint_router(hub: Hub, limits: Limits) -> APIRouter:
                 HINT_SECONDS,
                 seconds=HINT_SECONDS + limits.tool_seconds,
                 wait=limits.queue_seconds,
+                key=who(request) if who is not None else (),
             )
         )
 

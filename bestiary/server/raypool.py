@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.errors import BadInput, BestiaryError
-from .workers import Slots, TooSlow, WorkerFailed
+from .fair import FairSlots, Key
+from .workers import TooSlow, WorkerFailed
 
 log = logging.getLogger("bestiary.server")
 
@@ -35,7 +36,7 @@ class _Thinker:
 
 
 class RayPool:
-    def __init__(self, size: int, name: str, address: str) -> None:
+    def __init__(self, size: int, name: str, address: str, caps: Sequence[int | None] = ()) -> None:
         try:
             import ray
         except ImportError:
@@ -51,13 +52,19 @@ class RayPool:
                 raise BadInput(f"cannot join the Ray cluster at {address!r}: {reason}") from None
         self._actor = ray.remote(num_cpus=1)(_Thinker)
         self._idle: list[Any] = []
-        self._slots = Slots(self.size, f"{name} actor(s)")
+        self.slots = FairSlots(self.size, f"{name} actor(s)", caps)
         self.calls = 0
 
     async def run(
-        self, fn: Callable[..., Any], *args: Any, seconds: float, wait: float | None = None
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        seconds: float,
+        wait: float | None = None,
+        key: Key = (),
     ) -> Any:
-        await self._slots.take(wait)
+        # Ray serializes the arguments in ``.remote()``, on the event loop: a snapshot.
+        await self.slots.take(key, wait)
         actor = self._idle.pop() if self._idle else self._actor.remote()
         try:
             ref = actor.call.remote(fn, args)  # type: ignore[union-attr]
@@ -82,14 +89,14 @@ class RayPool:
                 raise BadInput(value)
             raise WorkerFailed(value)
         finally:
-            self._slots.release()
+            self.slots.release(key)
 
     def _kill(self, actor: Any) -> None:
         with contextlib.suppress(Exception):
             self.ray.kill(actor)
 
     def close(self) -> None:
-        self._slots.closed = True
+        self.slots.closed = True
         for actor in self._idle:
             self._kill(actor)
         self._idle.clear()

@@ -16,23 +16,28 @@ also get at most ``share`` of the loop's time: after a bot step that took
 the default of one half). A server whose bots would take all its CPU stays
 idle part of the time, so the operating system runs it at once when a
 person's message arrives, even on a machine busy with other work.
+
+The turns go round-robin by (address, client, table), not first come first
+served (:mod:`.fair`): a client who seats five hundred bots gets one turn,
+then another client's bot gets the next, whatever the order they queued in.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+
+from .fair import Key, RoundRobin
 
 
 class BotTurns:
-    """A first-come first-served queue of bot steps, released one per loop
-    iteration (``call_soon``: the loop polls I/O before it runs the next)."""
+    """A queue of bot steps, served round-robin by key and released one per
+    loop iteration (``call_soon``: the loop polls I/O before it runs the next)."""
 
     def __init__(self, share: float = 1.0) -> None:
         if not 0 < share <= 1:
             raise ValueError("the bots' share of the loop is more than 0 and at most 1")
         self.share = share
-        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._waiting: RoundRobin[asyncio.Future[None]] = RoundRobin()
         self._scheduled = False
         self.granted = 0  # turns given so far (for tests and curiosity)
 
@@ -41,15 +46,20 @@ class BotTurns:
         return step * (1 / self.share - 1)
 
     def __len__(self) -> int:
-        return sum(not f.done() for f in self._waiting)
+        return len(self._waiting)
 
-    async def wait(self) -> None:
-        """Return when it is this bot's turn to use the loop."""
+    async def wait(self, key: Key = ()) -> None:
+        """Return when it is this bot's turn to use the loop; ``key``: whose bot
+        it is, (address, client, table)."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._waiting.append(fut)
+        self._waiting.push(key, fut)
         self._kick(loop)
-        await fut  # cancelled (table closed): the next in line is released instead
+        try:
+            await fut
+        except asyncio.CancelledError:  # table closed: the next in line is released instead
+            self._waiting.remove(key, fut)
+            raise
 
     def _kick(self, loop: asyncio.AbstractEventLoop, pause: float = 0.0) -> None:
         if not self._scheduled and self._waiting:
@@ -61,8 +71,8 @@ class BotTurns:
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:
         self._scheduled = False
-        while self._waiting:
-            fut = self._waiting.popleft()
+        while (got := self._waiting.pop()) is not None:
+            fut = got[1]
             if not fut.done():  # a cancelled waiter gives its turn to the next
                 fut.set_result(None)
                 self.granted += 1

@@ -6,6 +6,18 @@ an executor cannot stop one task. Here every worker is a process with its own
 pipe; a call that overruns (or whose caller is cancelled, e.g. at shutdown)
 kills exactly that worker, and a fresh one replaces it on the next call. The
 event loop only waits: a thread per worker blocks on the pipe.
+
+A job is pickled on the event loop, when it is asked for: the worker gets a
+snapshot of that moment. Pickling in the waiting thread instead would walk
+the arguments (a table's state, and whatever it shares with the live game,
+such as a card set's action table) while the event loop goes on changing
+them: "dictionary changed size during iteration", and a bot that stalls.
+
+Callers are served in turn, not first come first served (:mod:`.fair`):
+each call carries a key (address, client, table), the keys take turns for
+the workers, and a pool may cap how many workers one key holds and how many
+calls one key has under way (one more is refused at once, HTTP 429, with a
+Retry-After).
 """
 
 from __future__ import annotations
@@ -17,12 +29,16 @@ import os
 import pickle
 import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
 from ..engine.errors import BadInput, BestiaryError
+from .fair import Busy, FairSlots, Key, TooMany
+
+__all__ = ["Busy", "Pool", "TooMany", "TooSlow", "WorkerFailed", "WorkerPool", "snapshot"]
 
 log = logging.getLogger("bestiary.server")
 
@@ -34,14 +50,15 @@ class Pool(Protocol):
     :class:`~.raypool.RayPool`."""
 
     async def run(
-        self, fn: Callable[..., Any], *args: Any, seconds: float, wait: float | None = None
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        seconds: float,
+        wait: float | None = None,
+        key: Key = (),
     ) -> Any: ...
 
     def close(self) -> None: ...
-
-
-class Busy(BestiaryError):
-    """Every worker is taken and none came free in time (HTTP 503)."""
 
 
 class TooSlow(BestiaryError):
@@ -50,6 +67,15 @@ class TooSlow(BestiaryError):
 
 class WorkerFailed(BestiaryError):
     """The worker crashed or raised something other than a BestiaryError."""
+
+
+def snapshot(fn: Callable[..., Any], args: tuple[Any, ...]) -> bytes:
+    """The job as bytes, taken now, on the event loop (see the module's
+    docstring); WorkerFailed if an argument does not pickle."""
+    try:
+        return pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:
+        raise WorkerFailed(f"the job cannot be sent to a worker: {type(exc).__name__}") from None
 
 
 def _serve(conn_in: Connection, conn_out: Connection) -> None:
@@ -106,15 +132,15 @@ class _Worker:
         self.proc.stdout.close()
         self.ready = False
 
-    def call(self, fn: Callable[..., Any], args: tuple[Any, ...], seconds: float) -> Any:
-        """Blocking (run in a thread): the call's result, or raise."""
+    def call(self, job: bytes, seconds: float) -> Any:
+        """Blocking (run in a thread): the result of the pickled call ``job``, or raise."""
         try:
             if not self.ready:
                 if not self.recv.poll(READY_SECONDS):
                     raise WorkerFailed("a worker process did not start")
                 self.recv.recv()
                 self.ready = True
-            self.send.send_bytes(pickle.dumps((fn, args)))
+            self.send.send_bytes(job)
             if not self.recv.poll(seconds):
                 raise TooSlow(f"stopped after {seconds:g} s (the time limit of this request)")
             kind, *rest = self.recv.recv()
@@ -134,41 +160,21 @@ class _Worker:
         self.recv.close()
 
 
-class Slots:
-    """At most ``size`` calls at once: a pool's places, taken before a call and
-    released after it (both pools, local processes and Ray actors, queue alike)."""
-
-    def __init__(self, size: int, what: str) -> None:
-        self.size, self.what = size, what
-        self.closed = False
-        self._sem: asyncio.Semaphore | None = None  # made on the loop that first waits
-
-    async def take(self, wait: float | None) -> None:
-        """Wait up to ``wait`` seconds (None: as long as it takes) for a place, or Busy."""
-        if self.closed:
-            raise Busy("the server is shutting down")
-        if self._sem is None:
-            self._sem = asyncio.Semaphore(self.size)
-        try:
-            await asyncio.wait_for(self._sem.acquire(), wait)
-        except TimeoutError:
-            raise Busy(
-                f"the server is busy ({self.size} {self.what} all taken); try again in a moment"
-            ) from None
-
-    def release(self) -> None:
-        assert self._sem is not None
-        self._sem.release()
-
-
 class WorkerPool:
-    """At most ``size`` calls at once, each in its own process and time limit."""
+    """At most ``size`` calls at once, each in its own process and time limit;
+    ``caps``/``most``: see :class:`~.fair.FairSlots`."""
 
-    def __init__(self, size: int, name: str) -> None:
+    def __init__(
+        self,
+        size: int,
+        name: str,
+        caps: Sequence[int | None] = (),
+        most: Sequence[int | None] = (),
+    ) -> None:
         self.size, self.name = max(1, size), name
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
-        self._slots = Slots(self.size, f"{name} worker(s)")
+        self.slots = FairSlots(self.size, f"{name} worker(s)", caps, most)
         self._threads = ThreadPoolExecutor(self.size, thread_name_prefix=f"wait-{name}")
 
     @property
@@ -176,16 +182,24 @@ class WorkerPool:
         return len(self._all) - len(self._idle)
 
     async def run(
-        self, fn: Callable[..., Any], *args: Any, seconds: float, wait: float | None = None
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        seconds: float,
+        wait: float | None = None,
+        key: Key = (),
     ) -> Any:
         """``fn(*args)`` in a worker, stopped after ``seconds``. ``wait``: how long
-        to queue for a free worker (None: as long as it takes) before Busy."""
-        await self._slots.take(wait)
+        to queue for a free worker (None: as long as it takes) before Busy;
+        ``key``: who asks (address, client, table), served in turn with others."""
+        job = snapshot(fn, args)  # now, on the event loop: nothing changes under it
+        await self.slots.take(key, wait)
         worker: _Worker | None = None
+        started = time.monotonic()
         try:
             worker = self._idle.pop() if self._idle else self._start()
             out = await asyncio.get_running_loop().run_in_executor(
-                self._threads, worker.call, fn, args, seconds
+                self._threads, worker.call, job, seconds
             )
             self._idle.append(worker)
             return out
@@ -198,7 +212,7 @@ class WorkerPool:
                 self._retire(worker)
             raise
         finally:
-            self._slots.release()
+            self.slots.release(key, time.monotonic() - started)
 
     def _start(self) -> _Worker:
         worker = _Worker()
@@ -211,7 +225,7 @@ class WorkerPool:
 
     def close(self) -> None:
         """Kill every worker now (threads waiting on them then return at once)."""
-        self._slots.closed = True
+        self.slots.closed = True
         for worker in list(self._all):
             self._retire(worker)
         self._idle.clear()

@@ -28,11 +28,12 @@ class TeratozoicBoard(State):
     rules: TeratozoicRules
     # The card table is loaded once per match (a tuple of frozen cards) and the
     # Builds/PoolScores in ``builds``/``final`` are frozen values: nothing mutates them.
-    SHARED = frozenset({"game", "rules", "deck"})
+    # The card set's action table is shared by every match with this card set:
+    # built whole up front, it never changes either (the audit checks both).
+    SHARED = frozenset({"game", "rules", "deck", "acts"})
 
-    # The card set's action table (immutable actions, shared by every match with
-    # this card set) and the per-state-change caches of ``to_act``/``legal``.
-    CACHES = frozenset({"acts", "_to_act", "_legal"})
+    # The per-state-change caches of ``to_act``/``legal``.
+    CACHES = frozenset({"_to_act", "_legal"})
 
     def __init__(self, game: Game, players: int, seed: int, rules: TeratozoicRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -125,6 +126,23 @@ class TeratozoicBoard(State):
                 self.log.emit("gene_pool", seat=s, colour=colour, symbol=sym)
         if self.log.enabled:
             self.log.emit("era", era=self.era.name, numbers=self.era.describe())
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A pickle (a server's bot job, a worker's answer) without the card
+        set's tables: the receiving process has them or builds them once
+        (``__setstate__``), instead of every job carrying half a megabyte."""
+        state = dict(self.__dict__)
+        state["acts"] = None
+        state["_to_act"] = state["_legal"] = None  # listed from the table's own actions
+        if self.deck is cards_from(""):
+            state["deck"] = None  # the standard deck: the receiver loads its own
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if state.get("deck") is None:
+            state = {**state, "deck": cards_from("")}
+        self.__dict__.update(state)
+        self.acts = action_table(self.deck)
 
     # ------------------------------------------------------------ basics
     @property
