@@ -71,7 +71,7 @@ function svgCard(c, extra = {}) {
     type: c.type,
     family: c.family && c.family !== c.type ? c.family : "",
     nature: natureMark(c.natures || []),
-    note: (c.natures || []).join(", "),
+    note: natureNames(c.natures || []),
     value: c.roll,
     width: extra.width || 88,
     selected: extra.selected,
@@ -80,9 +80,28 @@ function svgCard(c, extra = {}) {
   return el;
 }
 
+// A nature's mark on a card: a symbol, not a cut-off word ("agg+" read as
+// nothing to a newcomer); its name in full is written under the card's
+// picture and its effect is in the card's help (hover, focus or long-press).
+const NATURE_ICON = {
+  aggressive: "⚔",
+  cheerful: "☀",
+  mean: "✂",
+  honest: "⚖",
+  impatient: "⌛",
+  proud: "♛",
+  loyal: "♥",
+  miscellaneous: "⚄",
+};
 function natureMark(natures) {
   if (!natures.length) return null;
-  return natures[0].slice(0, 3) + (natures.length > 1 ? "+" : "");
+  return natures.slice(0, 2).map((n) => NATURE_ICON[n] || "?").join("");
+}
+
+// A nature's name in the page's language: the head of its translated help
+// ("loyal: …" / "lojalny: …"), so the name and its explanation never disagree.
+function natureNames(natures) {
+  return natures.map((n) => (NATURE_HELP[n] ? t(NATURE_HELP[n]).split(":")[0] : n)).join(", ");
 }
 
 export function render(root, state, api) {
