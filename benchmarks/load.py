@@ -8,7 +8,9 @@ a fresh SQLite file in a temporary folder unless ``--db`` names a store;
 several processes need a PostgreSQL URL), with the per-client quotas raised
 (every client here is 127.0.0.1), and reports:
 
-- moves/s: moves the server accepted over the run (all tables);
+- moves/s: moves the server accepted over the run (all tables), counted in
+  the store (every process's moves, hidden steps included; the lobby shows no
+  move counter for another process's unfinished tables);
 - move round trip p50/p99: a person's ``act`` until the server has applied it
   and sent the update (an ``act`` then a ``ping``: the pong comes after),
   over the whole run, and the p99 after ``--warmup`` seconds (the start,
@@ -20,6 +22,11 @@ several processes need a PostgreSQL URL), with the per-client quotas raised
   runs on the same machine: its share is the server's loss);
 - the machine's load average at the start and the end (``uptime``).
 
+``--soak MINUTES`` runs that long instead (tables keep finishing and new ones
+starting), samples each server process's RSS every ``--sample-every`` seconds
+and says whether memory after the first ``--soak-warmup`` seconds (5 minutes)
+stays within 10% of what it was then: growth beyond that is a leak.
+
 The client is kept cheap: all-bot tables have no sockets (their ends are
 seen by listing the playing tables every few seconds), spectators list the
 tables only while they look for one to watch.
@@ -28,9 +35,10 @@ tables only while they look for one to watch.
     python benchmarks/load.py --game meat --tables 20 --json
     python benchmarks/load.py --db postgresql://u@127.0.0.1/load --processes 2 \
         --tables 400 --pairs 100 --humans 0 --bot-delay 0.4
+    python benchmarks/load.py --soak 30 --tables 50 --humans 5 --spectators 20
 
 Bounded: at most 500 tables, 200 people, 200 pairs, 2000 spectators, 4
-processes, 600 seconds.
+processes, 600 seconds (a soak: 240 minutes).
 """
 
 from __future__ import annotations
@@ -65,7 +73,9 @@ LIMITS = {
     "processes": 4,
     "seconds": 600.0,
     "ramp": 600.0,
+    "soak": 240.0,
 }
+SOAK_GROWTH = 0.10  # a soak passes when RSS after the warm-up grows at most this much
 BESTIARY = Path(sys.executable).with_name("bestiary")
 LIST_EVERY = 5.0  # seconds between two listings of the playing tables (bot tables' ends)
 
@@ -79,6 +89,8 @@ class Stats:
     human_moves: int = 0
     stale: int = 0  # moves overtaken by a bot's before they arrived (not errors)
     rss_peak_kb: dict[int, int] = field(default_factory=dict)  # per server process
+    # (seconds since the start, RSS in KiB) every ``--sample-every`` seconds, per process
+    rss_series: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
 
     def trip(self, sent: float) -> None:
         self.round_trips.append(time.monotonic() - sent)
@@ -376,11 +388,59 @@ async def spectators(
         t.cancel()
 
 
-async def sample_rss(pids: list[int], until: float, stats: Stats) -> None:
+async def sample_rss(
+    pids: list[int], until: float, stats: Stats, every: float = 10.0, start: float = 0.0
+) -> None:
+    """Each process's peak RSS (sampled every second) and a sample every ``every`` s."""
+    last = -every
     while time.monotonic() < until:
+        now = time.monotonic()
+        record = now - last >= every
+        if record:
+            last = now
         for pid in pids:
-            stats.rss_peak_kb[pid] = max(stats.rss_peak_kb.get(pid, 0), _rss_kb(pid))
+            kb = _rss_kb(pid)
+            stats.rss_peak_kb[pid] = max(stats.rss_peak_kb.get(pid, 0), kb)
+            if record:
+                stats.rss_series.setdefault(pid, []).append((round(now - start, 1), kb))
         await asyncio.sleep(1.0)
+
+
+def soak_verdict(
+    series: list[tuple[float, int]], warmup: float, growth: float = SOAK_GROWTH
+) -> dict[str, Any]:
+    """A process's memory over a soak: its RSS at the end of the warm-up (the
+    first sample at or after ``warmup`` s), the most after it, and whether
+    that stays within ``growth`` (a share) of it."""
+    after = [(t, kb) for t, kb in series if t >= warmup]
+    if len(after) < 2:
+        return {"baseline_mb": None, "max_after_mb": None, "growth_pct": None, "within": None}
+    base = after[0][1]
+    top = max(kb for _, kb in after)
+    pct = 100 * (top - base) / base
+    return {
+        "baseline_mb": round(base / 1024, 1),
+        "max_after_mb": round(top / 1024, 1),
+        "end_mb": round(after[-1][1] / 1024, 1),
+        "growth_pct": round(pct, 1),
+        "within": pct <= 100 * growth,
+    }
+
+
+def store_moves(db: str) -> int:
+    """Every move in the store (all processes' tables, hidden steps too)."""
+    import sqlalchemy as sa
+
+    from bestiary.server.store import database_url
+
+    engine = sa.create_engine(database_url(db))
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(sa.text("SELECT COUNT(*) FROM moves")).scalar_one())
+    except sa.exc.OperationalError:  # a fresh store before its first migration
+        return 0
+    finally:
+        engine.dispose()
 
 
 def _p99_ms(trips: list[float]) -> float | None:
@@ -391,8 +451,11 @@ def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
+async def run(
+    opts: argparse.Namespace, bases: list[str], pids: list[int], db: str
+) -> dict[str, Any]:
     stats = Stats()
+    moves_before = store_moves(db)
     limits = httpx.Limits(max_connections=200)
     load_before = _load()
     cpu_before = _own_cpu_s()
@@ -415,7 +478,7 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
                     https, opts.game, players, opts.bot, opts.tables, until, stats, opts.ramp
                 )
             ),
-            asyncio.create_task(sample_rss(pids, until, stats)),
+            asyncio.create_task(sample_rss(pids, until, stats, opts.sample_every, started)),
             *[
                 asyncio.create_task(
                     pair(
@@ -454,16 +517,10 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         for res in results:
             if isinstance(res, BaseException):
                 stats.error(f"task {type(res).__name__}")
-        # Every move the server accepted: the record of finished tables, the
-        # public counter of the others (hidden steps uncounted: a lower bound).
-        moves = 0
-        offset = 0
-        while True:
-            page = (await http.get("/api/tables", params={"limit": 100, "offset": offset})).json()
-            moves += sum(t["moves"] or 0 for t in page["tables"])
-            offset += 100
-            if offset >= page["total"]:
-                break
+        # Every move the server accepted, from the store: the lobby's counter
+        # is null for another process's unfinished tables (and counts no
+        # hidden step), so a listing undercounts with several processes.
+        moves = store_moves(db) - moves_before
         trips = sorted(stats.round_trips)
         # After the warm-up: the moves sent once the first tables were all created.
         steady = sorted(
@@ -503,6 +560,23 @@ async def run(opts: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         "server_cpu_s": [round(c, 1) for c in server_cpu],
         "load_before": load_before,
         "load_after": _load(),
+        **(_soak_report(opts, pids, stats) if opts.soak else {}),
+    }
+
+
+def _soak_report(opts: argparse.Namespace, pids: list[int], stats: Stats) -> dict[str, Any]:
+    verdicts = [soak_verdict(stats.rss_series.get(p, []), opts.soak_warmup) for p in pids]
+    known = [v["within"] for v in verdicts if v["within"] is not None]
+    return {
+        "soak_minutes": opts.soak,
+        "soak_warmup_s": opts.soak_warmup,
+        "rss_sample_every_s": opts.sample_every,
+        "rss_mb_series": [
+            [(t, round(kb / 1024, 1)) for t, kb in stats.rss_series.get(p, [])] for p in pids
+        ],
+        "soak_memory": verdicts,
+        # every process within 10% after the warm-up (None: too short to tell)
+        "soak_memory_within_10pct": all(known) if known else None,
     }
 
 
@@ -548,6 +622,21 @@ def main(argv: list[str] | None = None) -> int:
         "(0: all at once, a burst no real lobby sees); keep it within --warmup",
     )
     ap.add_argument("--db", default=None, help="store (default: a fresh SQLite file)")
+    ap.add_argument(
+        "--soak",
+        type=float,
+        default=0.0,
+        help="minutes of a soak run (instead of --seconds): is memory steady?",
+    )
+    ap.add_argument(
+        "--soak-warmup",
+        type=float,
+        default=300.0,
+        help="seconds of a soak before the memory it is held to is taken (default 5 min)",
+    )
+    ap.add_argument(
+        "--sample-every", type=float, default=10.0, help="seconds between two RSS samples"
+    )
     ap.add_argument("--json", action="store_true")
     opts = ap.parse_args(argv)
     for name, cap in LIMITS.items():
@@ -555,6 +644,10 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--{name} must be 0 to {cap:g}")
     if opts.processes < 1:
         ap.error("--processes must be 1 or more")
+    if opts.sample_every < 1:
+        ap.error("--sample-every must be 1 second or more")
+    if opts.soak:
+        opts.seconds = 60 * opts.soak
     if opts.processes > 1 and not (opts.db or "").startswith("postgres"):
         ap.error("several processes share a PostgreSQL store: give --db postgresql://…")
     with tempfile.TemporaryDirectory() as tmp:
@@ -567,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
                 log = Path(opts.logs) / f"server{i}.log" if opts.logs else None
                 procs.append(start_server(db, port, opts.bot_delay, log))
                 bases.append(f"http://{HOST}:{port}")
-            report = _run_loop(run(opts, bases, [p.pid for p in procs]))
+            report = _run_loop(run(opts, bases, [p.pid for p in procs], db))
         finally:
             for proc in procs:
                 proc.send_signal(signal.SIGINT)

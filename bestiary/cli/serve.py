@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import fail, guarded
+
+if TYPE_CHECKING:
+    from ..server.config import Access
 
 
 def serve(
@@ -35,6 +38,29 @@ def serve(
             "instead of local worker processes"
         ),
     ] = None,
+    lab: Annotated[
+        bool | None,
+        typer.Option(
+            "--lab/--no-lab",
+            help="turn the designer's lab on at /lab, behind a token (default: the "
+            "environment variable BESTIARY_LAB=1, else off)",
+        ),
+    ] = None,
+    lab_token: Annotated[
+        str | None,
+        typer.Option(
+            help="the lab's bearer token, at least 16 characters (default: "
+            "BESTIARY_LAB_TOKEN, else a random one printed at start)"
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            help="believe X-Forwarded-For/Forwarded only from this address or network "
+            "(repeatable; default: BESTIARY_TRUSTED_PROXIES=a,b; else from nobody)",
+        ),
+    ] = None,
 ) -> None:
     """Run the web app (its help text: ``HELP["serve"]`` in ``cli/__init__.py``)."""
     if not 0 < port < 65536:
@@ -48,6 +74,7 @@ def serve(
         fail(f"the web app needs its extras: pip install 'bestiary[web]' ({exc})")
     items = agent or [a for a in os.environ.get("BESTIARY_AGENTS", "").split(",") if a.strip()]
     agents = guarded(lambda: parse_agent_args(items))
+    access = guarded(lambda: _access(lab, lab_token, trusted_proxy))
     guarded(
         lambda: run(
             host=host,
@@ -56,5 +83,18 @@ def serve(
             bot_delay=bot_delay,
             agents=agents,
             ray_address=ray_address,
+            access=access,
         )
+    )
+
+
+def _access(lab: bool | None, token: str | None, proxies: list[str] | None) -> Access:
+    """The environment's settings (config.Access), the flags given over them."""
+    from ..server.config import Access
+
+    env = Access.from_env()
+    return Access(
+        lab=env.lab if lab is None else lab,
+        lab_token=token or env.lab_token,
+        trusted_proxies=tuple(proxies) if proxies else env.trusted_proxies,
     )

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Mapping
 
 from .app import create_app
+from .config import Access
 
 __all__ = ["create_app", "run"]
 
@@ -20,9 +21,12 @@ def run(
     bot_delay: float = 0.4,
     agents: Mapping[str, str] | None = None,
     ray_address: str | None = None,
+    access: Access | None = None,
 ) -> None:
     """Serve the app (lobby, tables, API) until interrupted. ``agents``: the
-    operator's own bots, ``{"NAME": "module:Object"}`` (``serve --agent``)."""
+    operator's own bots, ``{"NAME": "module:Object"}`` (``serve --agent``);
+    ``access``: the lab and the trusted proxies (``serve --lab``,
+    ``--trusted-proxy``; default: the environment, :meth:`Access.from_env`)."""
     import uvicorn
 
     from .limits import MAX_MESSAGE_BYTES
@@ -34,8 +38,14 @@ def run(
     if not server_log.handlers:
         server_log.addHandler(handler)
         server_log.setLevel(logging.INFO)
+    given = access or Access.from_env()
     app = create_app(
-        db, bot_delay=bot_delay, agents=agents, ray_address=ray_address, freeze_gc=True
+        db,
+        bot_delay=bot_delay,
+        agents=agents,
+        ray_address=ray_address,
+        freeze_gc=True,
+        access=given,
     )
     app.state.store.check()  # a clear error now rather than a trace at start-up
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
@@ -43,6 +53,13 @@ def run(
     print(f"Bestiary: open http://{shown}:{port}/  (store: {store})", flush=True)
     for name, spec in app.state.hub.agents.items():
         print(f"Bestiary: agent {name} = {spec} (offered for every game)", flush=True)
+    access = app.state.access
+    if access.lab:
+        print(f"Bestiary: the lab is on at http://{shown}:{port}/lab", flush=True)
+        if not given.lab_token:  # the operator chose none: this run's, shown to them alone
+            print(f"Bestiary: lab token (for this run only): {access.lab_token}", flush=True)
+    for proxy in access.trusted_proxies:
+        print(f"Bestiary: client addresses from proxy headers sent by {proxy}", flush=True)
     uvicorn.run(
         app,
         host=host,
@@ -54,6 +71,9 @@ def run(
         # Compressing each update once per socket cost more than building it:
         # 400 spectators held a table to 2 moves/s with it, and updates are small.
         ws_per_message_deflate=False,
+        # Proxy headers are read by the app, from the operator's proxies only
+        # (proxies.py); uvicorn's own reading would believe any loopback peer.
+        proxy_headers=False,
     )
 
 

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -77,14 +78,22 @@ class Hub:
         self.live: OrderedDict[str, LiveTable] = OrderedDict()
         # One queue of bot steps for every table: bots are background work.
         self.turns = BotTurns(min(1.0, max(0.05, self.limits.bot_share)))
-        # Bots think in local worker processes, or on Ray actors (serve --ray-address).
-        self.bots: Pool = (
-            RayPool(self.limits.bot_workers, "bot", ray_address)
-            if ray_address
-            else WorkerPool(self.limits.bot_workers, "bot")
-        )
-        self.tools = WorkerPool(self.limits.tool_workers, "tool")
         lim = self.limits
+        # Bots think in local worker processes, or on Ray actors (serve --ray-address),
+        # served by (address, client, table) in turn; one address, and one client,
+        # holds at most bot_worker_share of them at once (server/fair.py).
+        share = max(1, math.ceil(lim.bot_worker_share * max(1, lim.bot_workers)))
+        caps = (share, share, None)
+        self.bots: Pool = (
+            RayPool(lim.bot_workers, "bot", ray_address, caps)
+            if ray_address
+            else WorkerPool(lim.bot_workers, "bot", caps)
+        )
+        # Tools (hints, scoring, replays): by (address, client) in turn, and a
+        # client with tool_calls_per_client requests under way is refused more.
+        per_client = max(1, lim.tool_calls_per_client)
+        per_address = max(per_client, round(lim.ip_factor * per_client))
+        self.tools = WorkerPool(lim.tool_workers, "tool", most=(per_address, per_client))
         self._creations = ClientBuckets(lim.tables_per_minute / 60, lim.table_burst)
         self._ip_creations = ClientBuckets(
             lim.ip_factor * lim.tables_per_minute / 60, round(lim.ip_factor * lim.table_burst)
@@ -171,7 +180,10 @@ class Hub:
             await table.refresh()
 
     # -- live tables ---------------------------------------------------------
-    def _table(self, row: TableRow) -> LiveTable:
+    def _table(self, row: TableRow, owner: tuple[str, str] | None = None) -> LiveTable:
+        """``owner``: the (address, client) that created the table, whose share
+        of the bot workers its bots use; a table loaded from the store (its
+        creator is not stored) counts as a client of its own."""
         table = LiveTable(
             row,
             get_game(row.game),
@@ -183,6 +195,7 @@ class Hub:
             turns=self.turns,
         )
         table.on_idle = self._forget
+        table.owner = owner or (f"table:{row.id}", "")
         table.runs_bots = self.owns(row.id)
         self.live[row.id] = table
         self._trim()
@@ -236,6 +249,21 @@ class Hub:
         if self.live.get(table.id) is table:
             log.debug("table %s leaves memory (%s)", table.id, table.row.status)
             del self.live[table.id]
+        self._disown(table)
+
+    def _disown(self, table: LiveTable) -> None:
+        """A finished (or expired) table leaves its creator's count of open
+        tables at once. Otherwise the ids stayed until that client created
+        again: every client that ever came and never returned kept its last
+        tables' ids for the life of the process (issue 27, point 12)."""
+        if table.row.status not in ("finished", "expired"):
+            return  # still open (another process runs it): it still counts
+        for key in set(table.owner):
+            held = self._created.get(key)
+            if held is not None:
+                held.discard(table.id)
+                if not held:
+                    del self._created[key]
 
     def _trim(self) -> None:
         """Keep at most ``finished_in_memory`` unwatched finished tables (loaded
@@ -247,6 +275,7 @@ class Hub:
         ]
         for table in idle[: max(0, len(idle) - self.limits.finished_in_memory)]:
             del self.live[table.id]
+            self._disown(table)
 
     # -- expiry --------------------------------------------------------------
     def expire(self) -> list[str]:
@@ -260,6 +289,7 @@ class Hub:
                 table.broadcast()
                 for conn in list(table.connections):
                     table.disconnect(conn)
+                self._disown(table)
         return ids
 
     async def _sweep(self) -> None:
@@ -291,7 +321,7 @@ class Hub:
             self._store_new(row)
         finally:
             self._creating.discard(row.id)
-        return self._register(row)
+        return self._register(row, (ip or client, client or ip))
 
     async def create_async(
         self,
@@ -311,7 +341,7 @@ class Hub:
             await self._db(self._store_new, row)
         finally:
             self._creating.discard(row.id)
-        return self._register(row)
+        return self._register(row, (ip or client, client or ip))
 
     async def _db(self, fn: Any, *args: Any) -> Any:
         """A store call: on the store's threads with PostgreSQL, inline with SQLite."""
@@ -340,15 +370,24 @@ class Hub:
             kind = str(spec.get("kind", HUMAN))
             name = spec.get("name")
             if kind == HUMAN:
-                rows.append(SeatRow(i, HUMAN, None, None))
+                # held: a rematch keeps the seat for the finished table's person
+                rows.append(SeatRow(i, HUMAN, None, None, held=bool(spec.get("held"))))
             elif kind == "bot":
                 agent = check_spec(
                     game,
                     str(spec.get("agent") or "normal"),
                     self.limits.max_iterations,
                     self.agents,
+                    self.limits.max_search_seconds,
                 )
-                runs = playable(game, agent, self.limits.max_iterations, self.agents, len(seats))
+                runs = playable(
+                    game,
+                    agent,
+                    self.limits.max_iterations,
+                    self.agents,
+                    len(seats),
+                    self.limits.max_search_seconds,
+                )
                 make_agent(game, runs, 0, allow_import=imports(runs, self.agents))
                 rows.append(SeatRow(i, "bot", agent, str(name or f"{agent} bot")[:64]))
             else:
@@ -383,10 +422,10 @@ class Hub:
         else:
             self.store.create_table(row)
 
-    def _register(self, row: TableRow) -> LiveTable:
+    def _register(self, row: TableRow, owner: tuple[str, str]) -> LiveTable:
         if self.cluster is not None:
             self.cluster.owned.add(row.id)
-        table = self._table(row)
+        table = self._table(row, owner if any(owner) else None)
         table.wake_bots()
         return table
 
@@ -437,15 +476,18 @@ class Hub:
 
     def rematch(self, table_id: str, client: str = "", ip: str = "") -> LiveTable:
         """The rematch of a finished table: the same game, variant, options,
-        bots and turn timer, the people's seats open, a fresh seed. Asked
-        twice (by each player), it is the same table."""
+        bots and turn timer, a fresh seed, and each person's seat held for
+        them (:meth:`claim_rematch`; nobody else may join it). Asked twice
+        (by each player), it is the same table."""
         row = self.row(table_id)
         if row.status != "finished":
             raise Conflict("a rematch opens when the game is over")
         if row.rematch is not None:
             return self.get(row.rematch)
         seats: list[Mapping[str, Any]] = [
-            {"kind": "human"} if s.kind == "human" else {"kind": "bot", "agent": s.agent}
+            {"kind": "human", "held": s.taken}
+            if s.kind == "human"
+            else {"kind": "bot", "agent": s.agent}
             for s in row.seats
         ]
         table = self.create(
@@ -459,6 +501,32 @@ class Hub:
         )
         row.rematch = self.store.set_rematch(table_id, table.id)
         return self.get(row.rematch)
+
+    def claim_rematch(
+        self, table_id: str, token: str, name: str | None, client: str = "", ip: str = ""
+    ) -> tuple[LiveTable, int, str]:
+        """The rematch of ``table_id`` (made now if nobody asked yet) and the
+        seat held there for the person whose seat ``token`` was at the
+        finished table: (rematch, seat, the seat's new token). The seat's
+        name stays theirs unless ``name`` is given."""
+        seat = self.seat_of(table_id, token)
+        if seat is None:
+            raise NotFound("that token holds no seat at this table")
+        before = self.row(table_id).seats[seat]
+        table = self.rematch(table_id, client, ip)
+        held = table.row.seats[seat]
+        if held.taken:
+            raise Conflict(
+                f"seat {seat} of the rematch is yours already; open it with the token you got then"
+            )
+        if held.kind != HUMAN or not held.held:
+            raise Conflict(f"seat {seat} of the rematch is not held for you")
+        new = secrets.token_urlsafe(32)
+        name = name or before.name
+        if not self.store.take_seat(table.id, seat, name, token_hash(new), held=True):
+            raise Conflict(f"seat {seat} of the rematch was just taken")
+        table.seat_taken(seat, name)
+        return table, seat, new
 
     async def resign(self, table_id: str, token: str) -> int:
         """The seat of ``token`` is handed to a bot for the rest of the game."""
@@ -501,11 +569,24 @@ class Hub:
 
     def _seat_to_take(self, table: LiveTable, seat: int | None) -> tuple[int, str]:
         table_id = table.id
-        free = table.free_seats()
+        # A rematch's seat held for the finished table's person is theirs alone.
+        held = [s for s in table.free_seats() if table.row.seats[s].held]
+        free = [s for s in table.free_seats() if s not in held]
         if seat is None:
             if not free:
-                raise Conflict(f"table {table_id} has no free seat")
+                why = (
+                    f" (seats {', '.join(map(str, held))} are held for the players of the "
+                    "finished game: they take them through its rematch)"
+                    if held
+                    else ""
+                )
+                raise Conflict(f"table {table_id} has no free seat{why}")
             seat = free[0]
+        if seat in held:
+            raise Conflict(
+                f"seat {seat} is held for its player from the finished game; "
+                f"free seats: {', '.join(map(str, free)) or 'none'}"
+            )
         if not 0 <= seat < table.row.players:
             raise NotFound(f"table {table_id} has seats 0 to {table.row.players - 1}")
         if seat not in free:

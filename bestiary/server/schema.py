@@ -55,6 +55,9 @@ seats = Table(
     # sha256 of the seat token: the token itself is never stored.
     Column("token_hash", String(64), nullable=True, unique=True),
     Column("joined_at", DateTime(timezone=True), nullable=True),
+    # A rematch's seat kept for the person who held it at the finished table:
+    # only they (through the rematch) may take it.
+    Column("held", Boolean, nullable=False, default=False, server_default="0"),
 )
 
 moves = Table(

@@ -120,6 +120,7 @@ class SeatRow:
     agent: str | None = None
     name: str | None = None
     taken: bool = False
+    held: bool = False  # kept for the person of the finished table (a rematch)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -128,6 +129,7 @@ class SeatRow:
             "agent": self.agent,
             "name": self.name,
             "taken": self.taken or self.kind == "bot",
+            "held": self.held and not self.taken,
         }
 
 
@@ -257,6 +259,7 @@ class Store:
                         "agent": s.agent,
                         "name": s.name,
                         "joined_at": row.created_at if s.kind == "bot" else None,
+                        "held": s.held,
                     }
                     for s in row.seats
                 ],
@@ -311,6 +314,7 @@ class Store:
                     seats.c.table_id == tables.c.id,
                     seats.c.kind == "human",
                     seats.c.token_hash.is_(None),
+                    seats.c.held == sa.false(),  # a rematch's seat kept for its person
                 )
                 .exists()
             )
@@ -344,7 +348,7 @@ class Store:
                 seats.select().where(seats.c.table_id.in_(by_id)).order_by(seats.c.seat)
             ):
                 by_id[s.table_id].seats.append(
-                    SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
+                    SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None, s.held)
                 )
             return rows, total
 
@@ -371,19 +375,23 @@ class Store:
             return ids
 
     # -- seats --------------------------------------------------------------
-    def take_seat(self, table_id: str, seat: int, name: str | None, token_hash: str) -> bool:
-        """Claim a free human seat (atomically: a taken seat stays taken).
+    def take_seat(
+        self, table_id: str, seat: int, name: str | None, token_hash: str, held: bool = False
+    ) -> bool:
+        """Claim a free human seat (atomically: a taken seat stays taken); a
+        held seat only with ``held`` (its person, checked by the hub).
         When the last free seat is taken the table starts playing."""
         with self.engine.begin() as conn:
+            update = seats.update().where(
+                seats.c.table_id == table_id,
+                seats.c.seat == seat,
+                seats.c.kind == "human",
+                seats.c.token_hash.is_(None),
+            )
+            if not held:
+                update = update.where(seats.c.held == sa.false())
             done = conn.execute(
-                seats.update()
-                .where(
-                    seats.c.table_id == table_id,
-                    seats.c.seat == seat,
-                    seats.c.kind == "human",
-                    seats.c.token_hash.is_(None),
-                )
-                .values(token_hash=token_hash, name=name, joined_at=_now())
+                update.values(token_hash=token_hash, name=name, joined_at=_now())
             ).rowcount
             if not done:
                 return False
@@ -872,7 +880,7 @@ def _header(conn: Any, table_id: str) -> TableRow | None:
         return None
     row = _table_row(t)
     row.seats = [
-        SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None)
+        SeatRow(s.seat, s.kind, s.agent, s.name, s.token_hash is not None, s.held)
         for s in conn.execute(
             seats.select().where(seats.c.table_id == table_id).order_by(seats.c.seat)
         )

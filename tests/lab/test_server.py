@@ -13,11 +13,14 @@ from fastapi.testclient import TestClient
 
 from bestiary.server.lab import lab_router
 
+TOKEN = "operator-token-for-tests"
+OPERATOR = {"Authorization": f"Bearer {TOKEN}"}  # the lab is the operator's: every call
+
 
 def lab_app(folder: Path, **kw: Any) -> FastAPI:
     engine = sa.create_engine(f"sqlite:///{folder / 'lab.sqlite3'}")
     app = FastAPI()
-    app.include_router(lab_router(engine, folder, **kw))
+    app.include_router(lab_router(engine, folder, token=TOKEN, **kw))
     return app
 
 
@@ -28,7 +31,7 @@ def client(tmp_path: Path) -> TestClient:
     shipped = Path(__file__).resolve().parents[2] / "bestiary/games/meat/data/cards.toml"
     (cards / "mine.toml").write_bytes(shipped.read_bytes())
     (tmp_path / "secret.toml").write_text("x")
-    return TestClient(lab_app(tmp_path, max_games=50))
+    return TestClient(lab_app(tmp_path, max_games=50), headers=OPERATOR)
 
 
 def wait_done(client: TestClient, run_id: str) -> dict[str, Any]:
@@ -78,7 +81,8 @@ def test_a_run_stopped_with_the_server_resumes_when_it_starts_again(tmp_path: Pa
     # Enough play that the run cannot end between its first saved games and the
     # shutdown: 80 random games (a third of a second) sometimes all finished first.
     body = {"game": "meat", "seats": ["heuristic", "heuristic"], "games": 100}
-    with TestClient(lab_app(tmp_path)) as first:  # the block's end is the app's shutdown
+    # the block's end is the app's shutdown
+    with TestClient(lab_app(tmp_path), headers=OPERATOR) as first:
         run_id = first.post("/api/lab/runs", json=body).json()["id"]
         deadline = time.monotonic() + 60
         while first.get(f"/api/lab/runs/{run_id}").json()["done"] == 0:
@@ -88,7 +92,7 @@ def test_a_run_stopped_with_the_server_resumes_when_it_starts_again(tmp_path: Pa
     with engine.connect() as c:
         status, done = c.execute(sa.text("SELECT status, done FROM lab_runs")).one()
     assert status == "queued" and 0 < done < 100  # stopped part way, its games saved
-    with TestClient(lab_app(tmp_path)) as second:
+    with TestClient(lab_app(tmp_path), headers=OPERATOR) as second:
         run = wait_done(second, run_id)
         assert run["status"] == "done" and run["done"] == 100
         report = second.get(f"/api/lab/runs/{run_id}/report.html")
@@ -103,13 +107,16 @@ def test_a_server_without_the_lab_extra_says_what_to_install(tmp_path, monkeypat
     from fastapi.testclient import TestClient
 
     from bestiary.server.app import create_app
+    from bestiary.server.config import Access
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a)
     )
-    app = create_app(str(tmp_path / "db.sqlite3"), bot_delay=0)
-    with TestClient(app) as client:
+    app = create_app(
+        str(tmp_path / "db.sqlite3"), bot_delay=0, access=Access(lab=True, lab_token=TOKEN)
+    )
+    with TestClient(app, headers=OPERATOR) as client:
         r = client.post(
             "/api/lab/runs", json={"game": "meat", "seats": ["random", "random"], "games": 2}
         )

@@ -26,6 +26,7 @@ from .conftest import BROWSER_MARKS
 
 pytestmark = BROWSER_MARKS
 SHIPPED = Path(__file__).resolve().parents[2] / "bestiary/games/meat/data/cards.toml"
+TOKEN = "the-operators-lab-token"
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,8 @@ def lab_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     changed = SHIPPED.read_text(encoding="utf-8").replace("attack = 1\n", "attack = 4\n", 1)
     (folder / "lab" / "cards" / "stronger.toml").write_text(changed, encoding="utf-8")
     app = FastAPI()
-    app.include_router(lab_router(sa.create_engine(f"sqlite:///{folder / 'db.sqlite3'}"), folder))
+    engine = sa.create_engine(f"sqlite:///{folder / 'db.sqlite3'}")
+    app.include_router(lab_router(engine, folder, token=TOKEN))
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,6 +65,13 @@ def test_lab_page_runs_reports_and_compares(lab_url: str, browser: Any) -> None:
     page = browser.new_page()
     try:
         page.goto(f"{lab_url}/lab")
+        # the lab is the operator's: the page asks for their token first
+        page.wait_for_selector("#token-form", state="visible")
+        page.fill("#token", "a wrong guess")
+        page.click("#sign-in-button")
+        page.wait_for_function("document.getElementById('token-error').textContent.length > 0")
+        page.fill("#token", TOKEN)
+        page.click("#sign-in-button")
         page.wait_for_selector("body[data-ready='1']")
         assert page.locator("#cards option").all_inner_texts() == ["shipped cards", "stronger.toml"]
         start_run(page, "")

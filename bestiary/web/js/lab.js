@@ -1,5 +1,9 @@
-// The Lab page: start runs in the background, watch their progress, open a
-// report, download the run file, compare two finished runs.
+// The Lab page: start runs in the background, watch their progress, cancel
+// one, open a report, download the run file, compare two finished runs.
+// The lab is the server operator's: off unless they turn it on, and then
+// behind their token. The page asks for the token when the server says one is
+// needed and signs in with it once (a cookie, so reports and downloads, which
+// open as frames and links, are let through too).
 import { getJSON, h, postJSON } from "./api.js";
 import { lang, ready, t } from "./i18n.js";
 
@@ -9,7 +13,9 @@ let polling = null;
 
 // A run's status in the page's language (the server keeps the English word).
 function statusWord(status) {
-  const words = { queued: t("queued"), running: t("running"), done: t("done"), failed: t("failed") };
+  const words = {
+    queued: t("queued"), running: t("running"), done: t("done"), failed: t("failed"), cancelled: t("cancelled"),
+  };
   return words[status] || status;
 }
 
@@ -67,8 +73,18 @@ function choice(name, run) {
   });
 }
 
+async function cancel(run) {
+  try {
+    await postJSON(withLang(`/api/lab/runs/${run.id}/cancel`), {});
+    await refresh();
+  } catch (e) {
+    $("run-error").textContent = e.message;
+  }
+}
+
 function runRow(run) {
   const done = run.status === "done";
+  const open = run.status === "queued" || run.status === "running";
   const status = run.status === "failed" ? t("failed: {error}", { error: run.error }) : statusWord(run.status);
   return h(
     "tr", { "data-run": run.id, "data-status": run.status },
@@ -84,7 +100,8 @@ function runRow(run) {
       " ",
       done ? h("a", { href: `/api/lab/runs/${run.id}/report.html`, class: "report-file" }, "report.html") : "",
       " ",
-      done ? h("a", { href: `/api/lab/runs/${run.id}/download`, download: `${run.id}.parquet` }, "run.parquet") : ""),
+      done ? h("a", { href: `/api/lab/runs/${run.id}/download`, download: `${run.id}.parquet` }, "run.parquet") : "",
+      open ? h("button", { type: "button", class: "small cancel", onclick: () => cancel(run) }, t("cancel")) : ""),
   );
 }
 
@@ -126,8 +143,55 @@ function compare() {
   show(withLang(`/api/lab/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`));
 }
 
+// Show one of the page's states: "off", "sign-in" or "lab".
+function showState(state) {
+  document.body.dataset.lab = state;
+  $("lab-off").hidden = state !== "off";
+  $("sign-in").hidden = state !== "sign-in";
+  $("new-run").hidden = state !== "lab";
+  $("runs-panel").hidden = state !== "lab";
+}
+
+// Sign in with the operator's token: resolves once the server accepts one.
+function signIn() {
+  showState("sign-in");
+  return new Promise((resolve) => {
+    $("token-form").onsubmit = async (ev) => {
+      ev.preventDefault();
+      $("token-error").textContent = "";
+      const r = await fetch(withLang("/api/lab/session"), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${$("token").value.trim()}` },
+      });
+      if (r.ok) {
+        $("token").value = "";
+        resolve();
+      } else {
+        $("token-error").textContent = t("That is not this server's lab token.");
+      }
+    };
+  });
+}
+
+// Whether the lab can be used now: false when it is off on this server.
+async function access() {
+  const r = await fetch("/api/lab/status");
+  const status = r.ok ? await r.json() : { enabled: true, token_required: false };
+  if (!status.enabled) {
+    showState("off");
+    return false;
+  }
+  if (status.token_required && !status.signed_in) await signIn();
+  showState("lab");
+  return true;
+}
+
 async function init() {
   await ready();
+  if (!(await access())) {
+    document.body.dataset.ready = "1";
+    return;
+  }
   ({ games } = await getJSON("/api/lab/games"));
   $("game").replaceChildren(...games.map((g) => h("option", { value: g.id }, g.title)));
   const { files } = await getJSON("/api/lab/cards");
