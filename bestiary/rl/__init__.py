@@ -3,6 +3,10 @@
 - :func:`env`: a PettingZoo AEC environment (every seat is an agent).
 - :func:`single_agent_env`: a Gymnasium environment where one seat learns
   and bots (``heuristic``, ``ismcts:...``) play the others.
+- :func:`vector`: N tables stepped together, NumPy arrays in and out
+  (Gymnasium's vector API).
+- :func:`parallel_env`: a PettingZoo Parallel environment (the seats that
+  owe a decision at once give it in one step).
 
 Observations are built from the seat's own view only, by the game's
 ``observe.py``; the action space is the game's fixed one, with a mask.
@@ -15,7 +19,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .aec import BestiaryAEC
+from .parallel import BestiaryParallel, parallel_env
 from .single import SingleAgentEnv
+from .vector import BestiaryVectorEnv, vector
 
 
 def raw_env(
@@ -58,4 +64,14 @@ def single_agent_env(
     return SingleAgentEnv(game_id, players, seat, opponents, **kwargs)
 
 
-__all__ = ["BestiaryAEC", "SingleAgentEnv", "env", "raw_env", "single_agent_env"]
+__all__ = [
+    "BestiaryAEC",
+    "BestiaryParallel",
+    "BestiaryVectorEnv",
+    "SingleAgentEnv",
+    "env",
+    "parallel_env",
+    "raw_env",
+    "single_agent_env",
+    "vector",
+]

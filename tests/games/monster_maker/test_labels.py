@@ -70,7 +70,14 @@ def test_battle_log_shows_the_spell_dice_it_rolled() -> None:
 # -- the web page (node) --------------------------------------------------------------
 _DOM = """
 class El {
-  constructor(tag) { this.tag = tag; this.children = []; this.attrs = {}; this.dataset = {}; }
+  constructor(tag) {
+    this.tag = tag; this.children = []; this.attrs = {}; this.dataset = {};
+    const el = this; // the page marks cards by class (classList), as a browser allows
+    this.classList = {
+      add: (...names) => { el.attrs.class = [el.attrs.class, ...names].filter(Boolean).join(" "); },
+      contains: (n) => String(el.attrs.class || "").split(" ").includes(n),
+    };
+  }
   append(...c) { this.children.push(...c); }
   setAttribute(k, v) { this.attrs[k] = v; }
   addEventListener() {}
