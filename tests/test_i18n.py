@@ -205,14 +205,14 @@ def test_the_cli_speaks_polish_when_asked_and_english_otherwise() -> None:
     for english, polish in [
         ("What you may do now:", "Co możesz teraz zrobić:"),
         ("Commands you can type at any prompt:", "Polecenia, które możesz wpisać"),
-        ("Seat 0, your move:", "Miejsce 0, twój ruch:"),
+        ("Seat 0, your move:", "Gracz 0, twój ruch:"),
         ("No card is called 'zzz'.", "Żadna karta nie nazywa się 'zzz'."),
         ("What happened (lines", "Co się wydarzyło (wiersze"),
     ]:
         assert english in en and english not in pl
         assert polish in pl and polish not in en
     # The game's own log lines follow the same language (its catalog, its describe).
-    assert "seat 0 (you)" in en and "miejsce 0 (ty)" in pl
+    assert "seat 0 (you)" in en and "gracz 0 (ty)" in pl  # a seat in a sentence is a player
 
 
 def test_help_is_polish_with_lang_before_the_command() -> None:
@@ -500,7 +500,7 @@ def test_the_pages_follow_the_browser_language_and_the_toggle(server: str, brows
 def test_seats_that_share_a_name_are_told_apart_in_the_log() -> None:
     """Three "hard bot"s at one table: a log line that said "Hard bot draws a
     card" did not say which. A name two seats share gets the seat ("hard bot
-    (seat 2)", "bot hard (miejsce 2)"); a name of its own stays as it is."""
+    (seat 2)", "trudny bot (miejsce 2)"); a name of its own stays as it is."""
     from bestiary.server import messages
 
     table = {
@@ -517,7 +517,10 @@ def test_seats_that_share_a_name_are_told_apart_in_the_log() -> None:
         "hard bot (seat 2)",
         "normal bot",
     )
-    assert messages.seat_names(table, "pl")[1:3] == ("bot hard (miejsce 1)", "bot hard (miejsce 2)")
+    assert messages.seat_names(table, "pl")[1:3] == (
+        "trudny bot (miejsce 1)",
+        "trudny bot (miejsce 2)",
+    )
     game = get_game("taxonomy")
     state = game.new(4, seed=1)
     moves = 0

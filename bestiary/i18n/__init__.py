@@ -18,6 +18,12 @@ are shown, never at import time, so switching works mid-game::
 Catalogs are read from the ``.po`` files with Babel (no compiled ``.mo`` files to
 keep in step); ``pybabel extract`` with ``babel.cfg`` refreshes the templates and
 ``tests/test_i18n.py`` checks that every message has both languages.
+
+A name that a Polish sentence declines (a card: "kładzie Kolczastą Zbroję") is
+passed as ``_.noun(name)``; the sentence picks its case, ``{card:acc}``, from
+the forms kept as data in ``locale/pl/nouns.toml`` (``nouns``). What a button or
+a menu line says for an action is its *label* (``labels``); the action's text
+form stays the protocol.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
+
+from .nouns import Noun
 
 LANGUAGES: tuple[str, ...] = ("en", "pl")
 DEFAULT = "en"
@@ -145,6 +153,11 @@ class Domain:
                 index = _plural_index(lang, n)
                 return table.get(f"{singular}\x00{index}", table[singular])
         return singular if n == 1 else plural
+
+    def noun(self, text: object) -> Noun:
+        """``text`` as a name this catalog's sentences may decline (``{card:acc}``;
+        the cases are data: ``locale/<lang>/nouns.toml``, see ``nouns``)."""
+        return Noun(str(text), str(self.localedir))
 
     def catalog(self, lang: str) -> dict[str, str]:
         """Every translated message of ``lang`` (the web pages fetch this)."""

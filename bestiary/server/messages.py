@@ -23,6 +23,8 @@ from typing import Any
 from ..engine.events import Event
 from ..engine.protocol import Game, State
 from ..i18n import LANGUAGES, N_, core, language, use_language
+from ..i18n.agents import bot_name
+from ..i18n.labels import labels_by_language
 
 log = logging.getLogger("bestiary.server")
 
@@ -100,7 +102,7 @@ def seat_names(table: Mapping[str, Any] | None, lang: str = "en") -> tuple[str, 
         name, agent = s.get("name"), s.get("agent")
         if s.get("kind") == "bot" and agent and name == f"{agent} bot":
             with use_language(lang):
-                name = _("{agent} bot").format(agent=agent)
+                name = bot_name(str(agent))
         names.append(str(name)[:60] if name else "")
     shared = {n for n in names if n and names.count(n) > 1}
     if shared:
@@ -175,16 +177,23 @@ def seat_update(
     shown: int,
     moves: int,
     table: dict[str, Any],
+    clock: dict[str, Any] | None = None,
+    notices: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """The update for ``seat`` (None: spectator) carrying its events after log
     index ``since``.
+
+    ``clock`` (a turn timer: ``clock_json``) goes only to the seat it times,
+    while that seat owes a move; ``notices`` are the clock's log lines this
+    seat may read (``clock_notice``). Both are left out when there are none.
 
     Events are numbered among those this seat can see (``shown`` were sent
     before), so gaps never betray hidden events; ``moves`` is this seat's own
     counter of the moves that showed it something; ``table`` the lobby's
     public table info (its seat names name the seats in log lines).
     """
-    legal = [str(a) for a in state.legal(seat)] if seat is not None and not state.over else []
+    actions = list(state.legal(seat)) if seat is not None and not state.over else []
+    legal = [str(a) for a in actions]
     result = state.result if state.over else None
     names = table_names(table)
     events = []
@@ -199,11 +208,36 @@ def seat_update(
         "view": state.view(seat),
         "events": events,
         "legal": legal,
+        # What each legal action's button says, per language (``legal`` stays
+        # what is submitted: the protocol's text forms).
+        "labels": labels_by_language(game, actions, names),
         "your_turn": bool(legal),
         "over": state.over,
         "result": result.to_json() if result is not None else None,
         "table": table,
+        **({"clock": clock} if clock is not None and legal else {}),
+        **({"notices": list(notices)} if notices else {}),
     }
+
+
+def clock_json(seconds_left: float, turn_seconds: int) -> dict[str, Any]:
+    """A seat's own turn clock: the seconds left for its current decision
+    (relative, so the page needs no clock of the server's) and the table's
+    time per decision."""
+    return {"seconds_left": round(max(0.0, seconds_left), 1), "turn_seconds": turn_seconds}
+
+
+def clock_notice(table: Mapping[str, Any] | None, seat: int, at: int) -> dict[str, Any]:
+    """The log line of a decision the turn timer took: "the clock ran out: a
+    bot moved for Ana", in every language; ``at`` is the number (``event.i``)
+    of the first event the reader was shown after it."""
+    texts: dict[str, str] = {}
+    for lang in LANGUAGES:
+        name = _names_in(table_names(table), lang)[seat : seat + 1]
+        with use_language(lang):
+            who = name[0] if name and name[0] else _("seat {n}").format(n=seat)
+            texts[lang] = _("The clock ran out: a bot moved for {name}.").format(name=who)
+    return {"kind": "clock", "seat": seat, "at": at, "text": texts["en"], "texts": texts}
 
 
 def error(message: str) -> dict[str, Any]:

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from .cards import RARITY_PL, CardSet
-from .effects import card_text
+from .effects import card_text, leader_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+
+def _in_each(text: Callable[[Any], str], item: Any) -> dict[str, str]:
+    """``text(item)`` in every language."""
+    from bestiary.i18n import LANGUAGES, use_language
+
+    out = {}
+    for lang in LANGUAGES:
+        with use_language(lang):
+            out[lang] = text(item)
+    return out
 
 
 def catalog(cs: CardSet) -> dict[str, Any]:
@@ -25,6 +36,7 @@ def catalog(cs: CardSet) -> dict[str, Any]:
             "copies": d.copies,
             "cost": d.cost,
             "text": card_text(d),
+            "texts": _in_each(card_text, d),
         }
         if d.is_creature:
             creatures.append(
@@ -41,19 +53,12 @@ def catalog(cs: CardSet) -> dict[str, Any]:
                     "defence": d.defence,
                 }
             )
-    leaders = []
-    for x in cs.leaders:
-        if x.passive == "faction_stat":
-            text = f"Your {x.faction} creatures get {x.attack:+d}/{x.defence:+d}"
-        elif x.passive == "telestarion":
-            text = f"Take {x.amount} more Telestarion in every Opening"
-        elif x.passive == "destiny_draw":
-            text = f"Draw {x.amount} more destiny card(s) every round"
-        elif x.passive == "summary_bonus":
-            text = f"A won round deals {x.amount} more damage (if you have a creature left)"
-        else:
-            text = f"Your first draft pick of each round costs {x.amount} less"
-        leaders.append({"name": x.name, "en": x.en, "text": text})
+    # "texts": the card's and the leader's text in every language (a page shows
+    # its reader's; "text" stays the current language's, for the terminal).
+    leaders = [
+        {"name": x.name, "en": x.en, "text": leader_text(x), "texts": _in_each(leader_text, x)}
+        for x in cs.leaders
+    ]
     return {
         "game": "meat",
         "file": cs.path,

@@ -9,12 +9,14 @@ visibility decides who may read it, so nothing hidden is added here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bestiary.engine import Event
 from bestiary.engine.events import seat_label
 from bestiary.i18n import N_, domain
+from bestiary.i18n.labels import label_with, patterns
 
 from .cards import LANES
 
@@ -81,7 +83,7 @@ def place(slot: object, names: Names) -> str:
 def creature(card: object, slot: object, names: Names) -> str:
     """``Rzeźnik (Bob's front)``; a face-down creature is named by its place only."""
     if card:
-        return _("{card} ({place})").format(card=card, place=place(slot, names))
+        return _("{card} ({place})").format(card=_.noun(card), place=place(slot, names))
     return _("the face-down creature on {place}").format(place=place(slot, names))
 
 
@@ -148,7 +150,9 @@ def _line(e: Event, names: Names) -> str:
         text = _ROLLS_FOR.get(str(why), N_("Dice: {rolls}; order: {order}"))
         return _(text).format(rolls=rolls, order=_order(d.get("order"), names))
     if k == "leader":
-        return _("{player} takes the leader {leader}").format(player=who, leader=d["leader"])
+        return _("{player} takes the leader {leader}").format(
+            player=who, leader=_.noun(d["leader"])
+        )
     if k == "round":
         tel = d.get("telestarion")
         if isinstance(tel, list | tuple):
@@ -168,7 +172,7 @@ def _line(e: Event, names: Names) -> str:
             "{player} drafts {card} for {paid} Telestarion",
             "{player} drafts {card} for {paid} Telestarion",
             int(d["paid"]),
-        ).format(player=who, card=d["card"], paid=d["paid"])
+        ).format(player=who, card=_.noun(d["card"]), paid=d["paid"])
     if k == "to_graveyard":
         return _("Left in the draft, to the creature graveyard: {cards}").format(
             cards=_cards(d["cards"])
@@ -202,15 +206,15 @@ def _line(e: Event, names: Names) -> str:
             )
         return text.format(n=n)
     if k == "discarded":
-        return _("{player} discards {card} (hand limit)").format(player=who, card=d["card"])
+        return _("{player} discards {card} (hand limit)").format(player=who, card=_.noun(d["card"]))
     if k == "tactics":
         return _("Tactics: everyone places creatures and destiny cards face down")
     if k == "placing":
         return _("  ({player} places {card} on the {lane})").format(
-            player=who, card=d["card"], lane=lane_text(d["lane"])
+            player=who, card=_.noun(d["card"]), lane=lane_text(d["lane"])
         )
     if k == "setting":
-        return _("  ({player} sets {card} face down)").format(player=who, card=d["card"])
+        return _("  ({player} sets {card} face down)").format(player=who, card=_.noun(d["card"]))
     if k == "ready":
         return _("{player} is ready").format(player=who)
     if k == "face_down":
@@ -254,10 +258,10 @@ def _line(e: Event, names: Names) -> str:
             "{player} pays {cost} Telestarion for {card}",
             "{player} pays {cost} Telestarion for {card}",
             int(d["cost"]),
-        ).format(player=who, cost=d["cost"], card=d["card"])
+        ).format(player=who, cost=d["cost"], card=_.noun(d["card"]))
     if k == "unpaid":
         return _("{player} cannot pay for {card}: it goes to the destiny graveyard").format(
-            player=who, card=d["card"]
+            player=who, card=_.noun(d["card"])
         )
     if k == "activation":
         return _("Activation: {side} acts first (less vitality, or the dice)").format(
@@ -268,38 +272,46 @@ def _line(e: Event, names: Names) -> str:
         if isinstance(target, int) and target >= 0:
             return _("{player} uses the ♦ ability of {card} ({lane}) on {target}").format(
                 player=who,
-                card=d["card"],
+                card=_.noun(d["card"]),
                 lane=lane_text(d["lane"]),
                 target=creature(d.get("target_card"), target, names),
             )
         return _("{player} uses the ♦ ability of {card} ({lane})").format(
-            player=who, card=d["card"], lane=lane_text(d["lane"])
+            player=who, card=_.noun(d["card"]), lane=lane_text(d["lane"])
         )
     if k == "cast":
         target = d.get("target", -1)
         if isinstance(target, int) and target >= 0:
             return _("{player} casts the INSTANT {card} on {target}").format(
-                player=who, card=d["card"], target=creature(d.get("target_card"), target, names)
+                player=who,
+                card=_.noun(d["card"]),
+                target=creature(d.get("target_card"), target, names),
             )
-        return _("{player} casts the INSTANT {card}").format(player=who, card=d["card"])
+        return _("{player} casts the INSTANT {card}").format(player=who, card=_.noun(d["card"]))
     if k == "resolved":
         target = d.get("target", -1)
         if isinstance(target, int) and target >= 0:
             return _("{card} resolves on {target}").format(
-                card=d["card"], target=creature(d.get("target_card"), target, names)
+                card=_.noun(d["card"]), target=creature(d.get("target_card"), target, names)
             )
-        return _("{card} resolves").format(card=d["card"])
+        return _("{card} resolves").format(card=_.noun(d["card"]))
     if k == "fizzled":
-        return _("{card} lost its target and fizzles").format(card=d["card"])
+        return _("{card} lost its target and fizzles").format(card=_.noun(d["card"]))
     if k == "countered":
-        return _("{card} cancels {spell}").format(card=d["card"], spell=d["spell"])
+        return _("{card} cancels {spell}").format(card=_.noun(d["card"]), spell=_.noun(d["spell"]))
     if k == "attached":
         return _("{player} fuses {card} with {target}").format(
-            player=who, card=d["card"], target=creature(d.get("target_card"), d["target"], names)
+            player=who,
+            card=_.noun(d["card"]),
+            target=creature(d.get("target_card"), d["target"], names),
         )
     if k == "fired":
-        return _("{player}'s {card} fires by itself").format(player=who, card=d["card"])
+        return _("{player}'s {card} fires by itself").format(player=who, card=_.noun(d["card"]))
     if k == "passed":
+        if d.get("forced"):  # pass was the only move: nothing left to play or pay for
+            return _("{player} has no play left and passes: no more activations this round").format(
+                player=who
+            )
         return _("{player} passes: no more activations this round").format(player=who)
     if k == "challenged":
         return _("CHALLENGE: {challenger} takes the damage aimed at {aimed} ({source})").format(
@@ -353,7 +365,7 @@ def _line(e: Event, names: Names) -> str:
         card = d.get("card")
         if card:
             text = _("{player}'s {card} moves from the {src} to the {dest}").format(
-                player=who, card=card, src=lane_text(d["src"]), dest=lane_text(d["dest"])
+                player=who, card=_.noun(card), src=lane_text(d["src"]), dest=lane_text(d["dest"])
             )
         else:
             text = _("{player}'s face-down creature moves from the {src} to the {dest}").format(
@@ -369,7 +381,7 @@ def _line(e: Event, names: Names) -> str:
             creature=creature(d["card"], d["slot"], names)
         )
     if k == "returned_card":
-        return _("  (it was {card})").format(card=d["card"])
+        return _("  (it was {card})").format(card=_.noun(d["card"]))
     if k == "died":
         return _("{creature} dies and goes to the creature graveyard").format(
             creature=creature(d["card"], d["slot"], names)
@@ -444,3 +456,48 @@ def _summary(d: Mapping[str, Any], names: Names) -> str:
             won=won, dice=rolled, bonus=bonus, total=total
         )
     return _("{won}; damage: dice {dice} = {total}").format(won=won, dice=rolled, total=total)
+
+
+# -- what a button or a terminal choice says for each action (``bestiary.i18n.labels``) --
+_LANE_RX = "(?P<lane>left|front|right)"
+_TARGET_RX = r" @ s(?P<seat>\d+) (?P<at>left|front|right)"
+ACTION_LABELS = patterns(
+    [
+        (r"leader (?P<card>.+)", N_("take {card} as your leader")),
+        (r"draft (?P<card>.+)", N_("draft {card}")),
+        (rf"place (?P<card>.+) {_LANE_RX}", N_("place {card} on the {lane}")),
+        (r"done", N_("done placing")),
+        (r"set (?P<card>.+)", N_("set {card} face down")),
+        (r"discard (?P<card>.+)", N_("discard {card}")),
+        (r"pass", N_("pass")),
+        (rf"cast (?P<card>.+?){_TARGET_RX}", N_("cast {card} on {target}")),
+        (r"cast (?P<card>.+)", N_("cast {card}")),
+        (rf"resolve (?P<card>.+?){_TARGET_RX}", N_("resolve {card} on {target}")),
+        (r"resolve (?P<card>.+)", N_("resolve {card}")),
+        (r"pay (?P<card>.+)", N_("pay for {card}")),
+        (
+            rf"ability {_LANE_RX}{_TARGET_RX}",
+            N_("use the ♦ ability of your creature on the {lane} at {target}"),
+        ),
+        (rf"ability {_LANE_RX}", N_("use the ♦ ability of your creature on the {lane}")),
+    ]
+)
+_LANE_INDEX = {name: i for i, name in enumerate(LANES)}
+
+
+def action_label(action: object, names: Names = None) -> str:
+    """The action as a person reads it, in the current language (the text form
+    ``str(action)`` stays what is submitted); a card is a name the Polish
+    phrase declines (``połóż Rekruta``), a target is a place."""
+    text = str(action)
+    m = re.search(_TARGET_RX + "$", text)
+    target = place(int(m["seat"]) * 3 + _LANE_INDEX[m["at"]], names) if m else ""
+
+    def fill(key: str, value: str) -> object:
+        if key == "card":
+            return _.noun(value)
+        if key == "lane":
+            return lane_text(value)
+        return value
+
+    return label_with(text, ACTION_LABELS, _, fill, target=target)

@@ -16,6 +16,7 @@ from typing import Any
 from bestiary.engine import Event
 from bestiary.engine.events import seat_label
 from bestiary.i18n import N_, domain
+from bestiary.i18n.labels import label_with, patterns
 
 from .scoring import goddess_keeps
 
@@ -334,7 +335,12 @@ def _battle(d: Mapping[str, Any], who: str) -> str:
             )
         elif "roll" in r:
             text = _("{card} {dice} rolled {roll} = {strength}")
-        elif "spell" in r:  # Charm alone: only its dice count
+        elif "spell_roll" in r:  # Charm alone: only its dice count, not the caster's
+            text = _(
+                "{card} with {spell} alone: {spell_dice} rolled {spell_roll} = {strength}"
+                " ({card}'s own strength does not count)"
+            )
+        elif "spell" in r:  # a record's battle from before the roll was logged
             text = _("{card} with {spell} alone = {strength}")
         else:
             text = _("{card} = {strength}")
@@ -412,3 +418,37 @@ def _game_over(d: Mapping[str, Any], names: Names) -> str:
             reason=end_reason(d), wins=wins, golds=golds
         )
     return _("Game over ({reason}): {golds}").format(reason=end_reason(d), golds=golds)
+
+
+# -- what a button or a terminal choice says for each action (``bestiary.i18n.labels``) --
+ACTION_LABELS = patterns(
+    [
+        (r"pass", N_("pass")),
+        (r"roll", N_("roll the dice")),
+        (r"end turn", N_("end the turn")),
+        (r"detour", N_("take a detour")),
+        (r"leave door", N_("leave the door shut")),
+        (r"discard (?P<card>.+)", N_("discard {card}")),
+        (r"play (?P<card>.+)", N_("play {card}")),
+        (r"fight with (?P<card>.+)", N_("fight with {card}")),
+        (r"lose (?P<card>.+)", N_("lose {card} to the trap")),
+        (r"heal (?P<card>.+)", N_("heal {card}")),
+        (r"dispel with (?P<card>.+)", N_("dispel the undead with {card}")),
+        (r"open door with (?P<card>.+)", N_("open the door with {card}")),
+        (r"avoid trap with (?P<card>.+)", N_("avoid the trap with {card}")),
+        (r"place (?P<card>.+) before seat (?P<seat>\d+)", N_("place {card} before {seat}")),
+        (r"send monster to seat (?P<seat>\d+)", N_("send the monster to {seat}")),
+        (r"cast (?P<card>.+) by (?P<by>.+)", N_("{by} casts {card}")),
+        (r"wield (?P<card>.+) by (?P<by>.+)", N_("{by} wields {card}")),
+    ]
+)
+
+
+def action_label(action: object, names: Names = None) -> str:
+    """The action as a person reads it, in the current language (the text form
+    ``str(action)`` stays what is submitted)."""
+
+    def fill(key: str, value: str) -> object:
+        return seat_label(int(value), names) if key == "seat" else value
+
+    return label_with(str(action), ACTION_LABELS, _, fill)

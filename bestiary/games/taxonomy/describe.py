@@ -19,6 +19,7 @@ from typing import Any
 
 from ...engine.events import Event, seat_label
 from ...i18n import N_, domain
+from ...i18n.labels import label_with, patterns
 
 _ = domain("taxonomy", __file__)
 Names = Sequence[str] | None
@@ -263,7 +264,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "skipped": lambda d, n: _("{name} loses this turn").format(name=seat_label(d["seat"], n)),
     "claim_open": _claim_open,
     "decided": lambda d, n: _("{name} chooses: {choice}").format(
-        name=seat_label(d["seat"], n), choice=d["choice"]
+        name=seat_label(d["seat"], n), choice=action_label(d["choice"], n)
     ),
     "claims_closed": lambda d, n: (
         _("{card} is claimed").format(card=d["card"])
@@ -313,3 +314,33 @@ def describe(event: Event, names: Names = None) -> str:
         except (KeyError, TypeError, ValueError, IndexError):
             pass
     return event.kind.replace("_", " ")
+
+
+# -- what a button or a terminal choice says for each action (``bestiary.i18n.labels``) --
+ACTION_LABELS = patterns(
+    [
+        (r"discard (?P<card>.+)", N_("discard {card}")),
+        (r"table (?P<card>.+)", N_("table {card}")),
+        (r"win", N_("declare the win")),
+        (r"claim (?P<key>.+)", N_("claim as {key}")),
+        (r"pass", N_("pass")),
+        (r"keep (?P<card>.+)", N_("keep {card} in hand")),
+        (r"draw", N_("draw another card")),
+        (r"stop", N_("stop drawing")),
+        (r"attack (?P<seat>\d+)", N_("attack {seat}")),
+        (r"no attack", N_("no attack")),
+        (r"rps rock", N_("rock")),
+        (r"rps paper", N_("paper")),
+        (r"rps scissors", N_("scissors")),
+    ]
+)
+
+
+def action_label(action: object, names: Names = None) -> str:
+    """The action as a person reads it, in the current language (the text form
+    ``str(action)`` stays what is submitted)."""
+
+    def fill(key: str, value: str) -> object:
+        return seat_label(int(value), names) if key == "seat" else value
+
+    return label_with(str(action), ACTION_LABELS, _, fill)

@@ -17,6 +17,7 @@ from typing import Any
 
 from bestiary.engine.events import Event, seat_label
 from bestiary.i18n import N_, domain
+from bestiary.i18n.labels import label_with, patterns
 
 from .cards import Card, Era, cards_from, default_eras
 
@@ -282,3 +283,45 @@ def describe(event: Event, names: Names = None, deck: Sequence[Card] | None = No
         except (KeyError, TypeError, ValueError, IndexError):
             pass
     return event.kind.replace("_", " ")
+
+
+# -- what a button or a terminal choice says for each action (``bestiary.i18n.labels``) --
+ACTION_LABELS = patterns(
+    [
+        (r"hold (?P<card>.+)", N_("hold {card} back")),
+        (r"express", N_("express every other card")),
+        (r"build best", N_("build the best monsters")),
+        (r"build flat", N_("lay the cards out unconnected")),
+        (r"build placed", N_("finish building by hand")),
+        (r"take (?P<card>.+)", N_("take {card}")),
+        (r"keep (?P<card>.+)", N_("keep {card}")),
+        (r"start (?P<card>.+) turned", N_("start a monster with {card}, turned")),
+        (r"start (?P<card>.+)", N_("start a monster with {card}")),
+        (
+            r"attach (?P<card>.+) N of (?P<anchor>.+) turned",
+            N_("put {card} above {anchor}, turned"),
+        ),
+        (
+            r"attach (?P<card>.+) E of (?P<anchor>.+) turned",
+            N_("put {card} right of {anchor}, turned"),
+        ),
+        (
+            r"attach (?P<card>.+) S of (?P<anchor>.+) turned",
+            N_("put {card} below {anchor}, turned"),
+        ),
+        (
+            r"attach (?P<card>.+) W of (?P<anchor>.+) turned",
+            N_("put {card} left of {anchor}, turned"),
+        ),
+        (r"attach (?P<card>.+) N of (?P<anchor>.+)", N_("put {card} above {anchor}")),
+        (r"attach (?P<card>.+) E of (?P<anchor>.+)", N_("put {card} right of {anchor}")),
+        (r"attach (?P<card>.+) S of (?P<anchor>.+)", N_("put {card} below {anchor}")),
+        (r"attach (?P<card>.+) W of (?P<anchor>.+)", N_("put {card} left of {anchor}")),
+    ]
+)
+
+
+def action_label(action: object, names: Names = None) -> str:
+    """The action as a person reads it, in the current language (the text form
+    ``str(action)`` stays what is submitted)."""
+    return label_with(str(action), ACTION_LABELS, _)

@@ -1,7 +1,7 @@
 // The generic table renderer: a readable summary of the view and the legal
 // actions as buttons. It serves every game that has no page of its own.
 import { h } from "./api.js";
-import { t, tn } from "./i18n.js";
+import { lang, t, tn } from "./i18n.js";
 
 export function statusLine(state) {
   if (state.replay) return h("p", { class: "turn" }, t("Replay."));
@@ -30,6 +30,22 @@ export function valueTree(value, depth = 0) {
   );
 }
 
+// The server sends, beside ``legal`` (the text forms a button submits), the
+// labels a person reads in each language, in the same order; a page keeps
+// them as {lang: {text form: label}} so a page may filter ``legal`` freely.
+export function actionLabels(legal, labels) {
+  if (!labels || !legal) return null;
+  const out = {};
+  for (const [code, list] of Object.entries(labels)) out[code] = Object.fromEntries(legal.map((a, i) => [a, list[i] || a]));
+  return out;
+}
+
+// What the button for the action ``a`` says in the page's language (its text form when the server sent no label).
+export function actionLabel(state, a) {
+  const mine = state && state.labels && state.labels[lang()];
+  return (mine && mine[a]) || a;
+}
+
 // The action buttons in groups, with a filter when there are many. ``query``:
 // the words a person typed in the filter a page keeps across redraws (a
 // page redrawn in place, morph.js, keeps the live field and takes these
@@ -48,8 +64,9 @@ export function actionButtons(state, api, query = "") {
   // built here: a box kept by a redraw holds its own live buttons.
   const filter = legal.length > 24 ? h("input", { class: "filter", value: query || undefined, placeholder: tn("filter {n} action…", "filter {n} actions…", legal.length), oninput: (e) => hideUnlike(e.currentTarget.parentNode, e.currentTarget.value) }) : null;
   for (const [verb, acts] of groups) {
-    const row = h("div", { class: "action-group" }, h("span", { class: "verb" }, verb));
-    for (const a of acts) row.append(h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, a));
+    // The group is named by its first button's first word, in the page's language.
+    const row = h("div", { class: "action-group" }, h("span", { class: "verb" }, actionLabel(state, acts[0]).split(" ")[0] || verb));
+    for (const a of acts) row.append(h("button", { type: "button", class: "action", "data-action": a, "data-label": actionLabel(state, a), onclick: () => api.act(a) }, actionLabel(state, a)));
     box.append(row);
   }
   if (filter) {
@@ -62,7 +79,7 @@ export function actionButtons(state, api, query = "") {
 // Hide the box's action buttons whose text does not contain the words typed.
 function hideUnlike(box, typed) {
   const q = typed.toLowerCase();
-  for (const b of box.querySelectorAll("button.action")) b.hidden = Boolean(q) && !b.dataset.action.toLowerCase().includes(q);
+  for (const b of box.querySelectorAll("button.action")) b.hidden = Boolean(q) && !b.dataset.action.toLowerCase().includes(q) && !(b.dataset.label || "").toLowerCase().includes(q);
 }
 
 export function render(root, state, api) {

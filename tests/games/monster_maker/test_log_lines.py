@@ -96,7 +96,8 @@ def test_monsters_show_strength_and_type() -> None:
     assert line == "Ala places Zombie (strength 11, undead) before Cyd"
     with use_language("pl"):
         assert _line("monster", seat=0, target=2, monster="Ogre", strength=14, type="human") == (
-            "Ala stawia potwora Ogre (siła 14, typ ludzki) przed graczem Cyd"
+            # "przed graczem gracz 2" where a seat has no name: the player stays in the nominative.
+            "Ala stawia potwora Ogre (siła 14, typ ludzki) na drodze przeciwnika (Cyd)"
         )
 
 
