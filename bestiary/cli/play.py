@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,7 +20,10 @@ from ..engine.protocol import Game, State
 from ..engine.record import Match
 from ..engine.registry import get_game
 from ..engine.rng import Rng
+from ..engine.tutorial import Tutorial
+from ..engine.tutorial import load as load_tutorial
 from ..i18n import N_, core
+from ..i18n.agents import seat_kind
 from .cardtext import plain as plain_value
 from .common import (
     CardsOpt,
@@ -38,11 +42,18 @@ from .common import (
     split_seats,
 )
 from .history import History
+from .keyboard import Keyboard
 from .prompt import UNDO, Prompt, game_module, labeller
 from .prompt import Table as PromptTable
+from .tutorial import Coach
 from .undo import Undo
 
 _ = core.gettext
+
+#: The keyboard of this process: lines typed while a bot took its beat wait here.
+KEYBOARD = Keyboard()
+#: A bot's beat before it answers, at a table with a person on a terminal.
+BOT_DELAY = 0.8
 
 
 class Terminal:
@@ -66,6 +77,7 @@ class Terminal:
         self.history = History(game, self.log_names)
         self.last_seat: int | None = None
         self.undo = Undo(match)
+        self.coach: Coach | None = None  # the first-game tutorial (--tutorial)
 
     def welcome(self) -> None:
         """The game's tip for a first game (``render.start_tip``), and where help is."""
@@ -80,7 +92,11 @@ class Terminal:
             )
         self.console.print(
             Text(
-                _("At any prompt: help, log, why N, rules, card NAME, piles, legend, quit."), "dim"
+                _(
+                    "At any prompt: help, rules (how to play), log, why N, card NAME, "
+                    "explain WORD, piles, legend, undo, quit."
+                ),
+                "dim",
             )
         )
 
@@ -106,10 +122,7 @@ class Terminal:
         if not self.hotseat or seat == self.last_seat:
             return
         if self.last_seat is not None:
-            if self.console.is_terminal and not self.plain:
-                self.console.clear()
-            else:
-                self.console.print("\n" * 3, end="")
+            self.wipe()
         self.console.print(
             Text(
                 _("{name} (seat {seat}): press Enter when only you can see the screen.").format(
@@ -120,6 +133,45 @@ class Terminal:
         _read("")
         if self.console.is_terminal and not self.plain:
             self.console.clear()
+
+    def wipe(self) -> None:
+        """Take the last person's screen away before the next one sits down."""
+        if self.console.is_terminal and not self.plain:
+            self.console.clear()
+            # clear() leaves the scroll-back, where the last hand is a scroll away.
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
+        elif self.console.is_terminal:
+            # No clearing for screen readers: push the last hand off the screen instead.
+            self.console.print("\n" * max(self.console.height, 24), end="")
+        else:
+            self.console.print("\n" * 3, end="")
+
+    def bot_beat(self, bot: int, seconds: float) -> bool:
+        """The bot at ``bot`` waits ``seconds`` before answering; a person whose move
+        it answers may type ``undo`` meanwhile. True when a move was taken back."""
+        steps, moves = self.undo.steps, len(self.match.record.moves)
+        mover = steps[-1].seat if steps and steps[-1].moves + 1 == moves else None
+        if mover is None or self.undo.why_not(mover) is not None:
+            time.sleep(seconds)
+            return False
+        self.console.print(
+            Text(
+                _("{name} answers in a moment; type undo and Enter to take back your move.").format(
+                    name=self.names[bot]
+                ),
+                "dim",
+            ),
+            soft_wrap=True,
+        )
+        typed = KEYBOARD.beat(seconds)
+        if typed is None or typed.strip().casefold() != "undo":
+            return False
+        KEYBOARD.take()
+        taken = self.undo.undo(mover)
+        self.history.rewind(self.match.state.event_count())
+        self.console.print(Text(_("Took back '{move}'.").format(move=taken), style="yellow"))
+        return True
 
     def play(self, seat: int) -> None:
         """One decision of a person at ``seat``, applied (``undo`` may take back moves)."""
@@ -134,10 +186,14 @@ class Terminal:
         with cli_errors():
             action = self.match.state.parse(seat, text)
             self.undo.apply(seat, action, forced)
+        if self.coach is not None:
+            self.coach.moved()
 
     def decide(self, seat: int) -> str:
         state = self.match.state
         legal = list(state.legal(seat))
+        if self.coach is not None:
+            self.coach.at_decision(state)
         if len(legal) == 1:
             # Nothing to choose: say what was done, keep the events for the next prompt.
             said = labeller(self.game, state.view(seat))(str(legal[0]))
@@ -157,6 +213,8 @@ class Terminal:
         table = PromptTable(self.game, state.rules, state, self.history, self.names)
         prompt = Prompt(table, seat, self.console, _read, lambda: self.show(seat))
         prompt.why_no_undo = lambda: self.undo.why_not(seat)
+        if self.coach is not None and not self.coach.progress.skipped:
+            prompt.tutorial_command = self.coach.command
         return prompt.ask()
 
 
@@ -169,7 +227,7 @@ def picture(game: Game, view: Mapping[str, Any]) -> RenderableType:
 
 def _read(prompt: str) -> str:
     try:
-        return input(prompt)
+        return KEYBOARD.read(prompt)
     except EOFError:
         fail(_("input ended before the game did"))
 
@@ -178,6 +236,18 @@ def _seat_name(seat: int, spec: str, humans: int) -> str:
     if spec == "human":
         return _("You") if humans == 1 else _("Seat {n}").format(n=seat)
     return _("Seat {n} ({agent})").format(n=seat, agent=spec)
+
+
+def _bot_beat(specs: list[str], chosen: float | None) -> float:
+    """The beat before a bot's answer: the chosen one, else BOT_DELAY when a person
+    plays at a terminal (a pipe or a bots-only table does not wait)."""
+    if chosen is not None:
+        return chosen if "human" in specs else 0.0
+    try:
+        live = sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        live = False
+    return BOT_DELAY if live and "human" in specs else 0.0
 
 
 def _default_seats(game: Game) -> list[str]:
@@ -208,10 +278,30 @@ def play(
     cards: CardsOpt = None,
     record: Annotated[Path | None, typer.Option(help=N_("save the match record here"))] = None,
     delay: Annotated[float, typer.Option(help=N_("seconds to pause after each bot move"))] = 0.0,
+    bot_delay: Annotated[
+        float | None,
+        typer.Option(
+            "--bot-delay",
+            help=N_(
+                "seconds a bot waits before answering a person, so that `undo` is still "
+                "possible (default: 0.8 at a terminal, 0 otherwise)"
+            ),
+        ),
+    ] = None,
     as_json: JsonOpt = False,
     plain: Annotated[
         bool,
         typer.Option("--plain", help=N_("no colours or screen clearing (screen readers, pipes)")),
+    ] = False,
+    tutorial: Annotated[
+        bool,
+        typer.Option(
+            "--tutorial",
+            help=N_(
+                "a first game: a fixed short deal against bots, explained step by step "
+                "(type skip to leave it)"
+            ),
+        ),
     ] = False,
 ) -> None:
     """Play a game in the terminal against bots (or friends, hot-seat).
@@ -222,8 +312,19 @@ def play(
     game = guarded(lambda: get_game(game_id))
     opts = options_of(option, cards)
     specs = split_seats(seats) or _default_seats(game)
+    lesson = _tutorial(game) if tutorial else None
+    if lesson is not None:  # the tutorial's own table: its seats, options and deal
+        specs = ["human"] + [lesson.bot_spec(game)] * (lesson.players - 1)
+        opts, seed, variant = dict(lesson.options), lesson.seed, lesson.variant
     if not 0 <= delay <= 60:
         fail(_("--delay must be between 0 and 60 seconds, not {delay}").format(delay=f"{delay:g}"))
+    if bot_delay is not None and not 0 <= bot_delay <= 10:
+        fail(
+            _("--bot-delay must be between 0 and 10 seconds, not {delay}").format(
+                delay=f"{bot_delay:g}"
+            )
+        )
+    beat = _bot_beat(specs, bot_delay)
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
         fail(_("--record {path}: give a file in an existing directory").format(path=record))
     if seed is None:
@@ -234,9 +335,13 @@ def play(
     bots = _make_bots(game, specs, seed)
     rngs = [Rng(seed * 7919 + i + 13) for i in range(len(specs))]
     term = Terminal(game, match, specs, plain)
+    if lesson is not None:
+        term.coach = Coach(lesson, 0, term.console, game.id)
     if not as_json:
         out.print(
-            _("{title} — seats: {seats}").format(title=game.title, seats=", ".join(specs)),
+            _("{title} — seats: {seats}").format(
+                title=game.title, seats=", ".join(seat_kind(s) for s in specs)
+            ),
             highlight=False,
             soft_wrap=True,
             markup=False,
@@ -249,6 +354,8 @@ def play(
         humans = [s for s in owed if s not in bots]
         seat = humans[0] if humans else owed[0]
         if seat in bots:
+            if beat and term.bot_beat(seat, beat):
+                continue  # a person took their move back: ask them again
             action = _bot_move(bots[seat], specs[seat], state, seat, rngs[seat])
             with cli_errors():
                 match.apply(seat, action)
@@ -267,6 +374,8 @@ def play(
     humans = [i for i, s in enumerate(specs) if s == "human"]
     if len(humans) == 1:  # the player's own account of the end, nothing skipped
         term.show(humans[0])
+        if term.coach is not None:
+            term.coach.at_decision(state)
     else:
         out.print(game.render(state.view(None), state.events_since(0, None)[-12:]))
     print_result(specs, result.scores, result.winners)
@@ -283,6 +392,14 @@ def play(
             soft_wrap=True,
             markup=False,
         )
+
+
+def _tutorial(game: Game) -> Tutorial:
+    with cli_errors():
+        found = load_tutorial(game)
+    if found is None:
+        fail(_("{title} has no tutorial yet").format(title=game.title))
+    return found
 
 
 def _bot_move(bot: Agent, spec: str, state: State, seat: int, rng: Rng) -> object:

@@ -9,6 +9,7 @@ action ends the prompt, so nothing typed by mistake costs a move.
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.text import Text
 
 from ..engine.protocol import Action, Game, State
@@ -24,7 +26,7 @@ from ..i18n import N_, core
 from . import cardtext, rulebook
 from .history import History
 from .piles import piles
-from .textmatch import match
+from .textmatch import fold, match
 
 _ = core.gettext
 
@@ -36,7 +38,9 @@ COMMANDS: dict[str, str] = {
     "help": N_("what you may do now and what each choice means (also: ?)"),
     "log [N]": N_("the last N lines of what happened (all of them without N)"),
     "why N": N_("the rule behind line N of the log: its RULES.md section and the rulebook's words"),
-    "rules [topic]": N_("the game's rules, a section at a time (`rules` lists the sections)"),
+    "rules [topic]": N_("how to play: the rules for players, or one section of them"),
+    "rules spec [topic]": N_("the engine's full specification (RULES.md, in English)"),
+    "explain WORD": N_("what a nature, keyword, spell or symbol does (`explain` lists them)"),
     "card NAME": N_("a card's full text (any unique part of its name)"),
     "piles": N_("every face-up pile in full: discards, graveyards"),
     "legend": N_("what the symbols on the table mean"),
@@ -47,7 +51,7 @@ COMMANDS: dict[str, str] = {
 }
 
 _LEGEND = [
-    N_("> in the seat column: whose turn it is; (you) or ← you: your seat"),
+    N_("◀ or > beside a player: whose turn it is; (you): your seat"),
     N_("—: an empty place; a number after a name is its strength or value"),
 ]
 
@@ -76,17 +80,29 @@ def game_module(game: Game, name: str) -> Any:
 
 
 def labeller(game: Game, view: Mapping[str, Any]) -> Callable[[str], str]:
-    """A game may explain an action for this view (``render.action_label``):
-    ``cast Krwawy Grom @ s1 front`` -> ``… at Rzeźnik (seat 1's front)``."""
+    """What the menu says for an action: the game's label in the current
+    language (``describe.action_label``: ``odrzuć Werecat`` for ``discard
+    Werecat``), then what the game adds for this view (``render.action_label``:
+    ``cast Krwawy Grom @ s1 front`` -> ``… → Rzeźnik (seat 1's front)``). The
+    text form stays what is submitted, and typing it still works."""
     hook = getattr(game_module(game, "render"), "action_label", None)
+    words = getattr(game_module(game, "describe"), "action_label", None)
 
     def label(text: str) -> str:
-        if hook is None:
-            return text
+        said = text
         try:
-            return str(hook(view, text))
+            if words is not None:
+                said = str(words(text, None))  # seats as "seat N"
         except Exception:  # a label is a courtesy; the action's own text always works
-            return text
+            said = text
+        if hook is None:
+            return said
+        try:
+            extra = str(hook(view, text))
+        except Exception:
+            return said
+        # The hook repeats the text form first; the label takes its place.
+        return said + extra[len(text) :] if extra.startswith(text) else extra
 
     return label
 
@@ -99,6 +115,33 @@ def verb_help(game: Game) -> Mapping[str, str]:
 def legend(game: Game) -> list[str]:
     extra = getattr(game_module(game, "render"), "LEGEND", None)
     return list(extra) if isinstance(extra, list | tuple) else [_(line) for line in _LEGEND]
+
+
+def glossary(game: Game) -> Mapping[str, str]:
+    """``"term|alias" -> "term — what it does"`` (``render.GLOSSARY``): natures,
+    keywords, spells and symbols, for ``explain`` and ``card``."""
+    found = getattr(game_module(game, "render"), "GLOSSARY", None)
+    return found if isinstance(found, Mapping) else {}
+
+
+def _names(key: str, text: str) -> list[str]:
+    """A glossary entry's names: its aliases and the words before its dash."""
+    return [*key.split("|"), text.split(" — ")[0]]
+
+
+def mentioned(game: Game, text: str) -> list[str]:
+    """The glossary entries whose term appears in ``text`` as a whole word."""
+    words = glossary(game)
+    body = fold(text)
+    found: list[str] = []
+    for key in words:
+        for name in key.split("|"):
+            # ``_`` is part of a word: "undead" is not found in "dispels_undead".
+            pattern = r"(?<![\w-])" + re.escape(fold(name)) + r"(?![\w-])"
+            if re.search(pattern, body):
+                found.append(words[key])
+                break
+    return found
 
 
 def stable_order(state: State, legal: Sequence[Action]) -> list[Action]:
@@ -132,6 +175,8 @@ class Prompt:
         self.read = read
         self.show_board = show_board
         self.why_no_undo: Callable[[], str | None] = lambda: _("nothing to take back")
+        # The tutorial's words (``next``, ``skip``), while one runs (cli/tutorial.py).
+        self.tutorial_command: Callable[[str, Sequence[str]], str | None] | None = None
         self.legal: list[Action] = stable_order(table.state, table.state.legal(seat))
         self.texts = [str(a) for a in self.legal]
         label = labeller(table.game, table.state.view(seat))
@@ -151,7 +196,7 @@ class Prompt:
             "  "
             + _(
                 "(type a number or a name; help, hint, log, why N, rules, card NAME, "
-                "piles, undo, quit)"
+                "explain WORD, piles, undo, quit)"
             ),
             "dim",
         )
@@ -183,6 +228,8 @@ class Prompt:
                 return UNDO
             self.say(_("Cannot undo: {reason}.").format(reason=reason), "red")
             return None
+        if self.tutorial_command is not None and cmd in ("next", "skip") and not rest:
+            return self.tutorial_command(cmd, self.texts)
         if typed.isdigit():
             n = int(typed)
             if 1 <= n <= len(self.texts):
@@ -207,12 +254,18 @@ class Prompt:
             "card": self.card,
             "piles": self.piles,
             "legend": self.legend,
+            "explain": self.explain,
             "board": self.board,
             "hint": self.hint,
         }
         if cmd in helpers:
             helpers[cmd](rest)
             return None
+        # The label a menu line shows (in the player's language) names its move too.
+        if self.labels != self.texts and not hit.candidates:
+            said = match(typed, self.labels)
+            if said.index is not None:
+                return self.texts[said.index]
         if hit.candidates:
             options = "; ".join(self.labels[i] for i in hit.candidates[:8])
             extra = len(hit.candidates) - 8
@@ -257,18 +310,22 @@ class Prompt:
             seen.append(verb)
             count = sum(1 for t in self.texts if t.split(" ")[0] == verb)
             what = meanings.get(verb) or meanings.get(" ".join(text.split(" ")[:2]), "")
+            # The verb as its menu line says it (the label's first word, in the
+            # player's language), and as it is typed when that differs.
+            said = self.labels[self.texts.index(text)].split(" ")[0] or verb
+            shown = verb if said == verb else f"{said} ({verb})"
             if count > 1:
                 line = core.ngettext("{verb} ({n} choice)", "{verb} ({n} choices)", count).format(
-                    verb=verb, n=count
+                    verb=shown, n=count
                 )
             else:
-                line = verb
+                line = shown
             self.say(f"  {line}", "cyan")
             if what:
                 self.say(f"      {what}")
         self.say(_("Commands you can type at any prompt:"), "bold")
         for cmd, what in COMMANDS.items():
-            self.say(f"  {cmd:<14} {_(what)}")
+            self.say(f"  {cmd:<18} {_(what)}")
         self.say(_("A move can be typed by its number, its full text or any unique part of it,"))
         self.say(_("without capitals or accents: 'rzeznik' finds 'draft Rzeźnik'."))
 
@@ -345,12 +402,56 @@ class Prompt:
                 self.say(body)
 
     def rules(self, topic: str) -> None:
+        """The rules for players in the language in use; ``rules spec`` the RULES.md."""
+        word, _sep, rest = topic.partition(" ")
+        if word.casefold() == "spec":
+            self._spec(rest.strip())
+            return
+        guide = rulebook.guide_sections(self.t.game)
+        if not guide:
+            self._spec(topic)
+            return
+        if not topic:
+            for s in guide:
+                self._section(s)
+            self.say(
+                _(
+                    "`rules` and a word shows one section; `rules spec` lists the sections "
+                    "of the engine's full specification (RULES.md, in English)."
+                ),
+                "dim",
+            )
+            return
+        found, _titles = rulebook.find(self.t.game, topic, guide)
+        if found is not None:
+            self._section(found)
+            return
+        found, _titles = rulebook.find(self.t.game, topic)
+        if found is not None:
+            self.say(_("From the engine's specification (RULES.md):"), "dim")
+            self._section(found)
+            return
+        self.say(
+            _("No one section matches {topic}. Sections: {titles}").format(
+                topic=repr(topic), titles="; ".join(s.title for s in guide)
+            ),
+            "red",
+        )
+
+    def _section(self, section: rulebook.Section) -> None:
+        self.say(section.title, "bold")
+        self.out.print(Markdown(section.body))
+
+    def _spec(self, topic: str) -> None:
         secs = rulebook.sections(self.t.game)
         if not secs:
             self.say(_("This game has no rules text installed."), "red")
             return
         if not topic:
-            self.say(_("Rules sections (type `rules` and a word of the title):"), "bold")
+            self.say(
+                _("Sections of the specification (type `rules spec` and a word of the title):"),
+                "bold",
+            )
             for s in secs:
                 self.say(f"  {s.title}")
             return
@@ -389,6 +490,9 @@ class Prompt:
         self.say(lines[0], "bold")
         for line in lines[1:]:
             self.say(line)
+        # What the card's natures, keywords and spells do, in words.
+        for note in mentioned(self.t.game, "\n".join(lines[1:])):
+            self.say(f"  ▸ {note}", "cyan")
 
     def _example(self) -> str:
         for text in self.texts:
@@ -409,3 +513,32 @@ class Prompt:
         self.say(_("Symbols:"), "bold")
         for line in legend(self.t.game):
             self.say(f"  {line}")
+
+    def explain(self, word: str) -> None:
+        """What a nature, keyword, spell or symbol does (``render.GLOSSARY``)."""
+        words = glossary(self.t.game)
+        if not words:
+            self.say(_("This game has nothing to explain here; try `rules`."), "red")
+            return
+        texts = {key: words[key] for key in words}
+        if not word:
+            self.say(_("Words to explain (type `explain` and one of them):"), "bold")
+            for text in texts.values():
+                self.say(f"  {text}")
+            return
+        names = [(key, name) for key, text in texts.items() for name in _names(key, text)]
+        hit = match(word, [name for _key, name in names])
+        keys = (
+            [names[hit.index][0]]
+            if hit.index is not None
+            else list(dict.fromkeys(names[i][0] for i in hit.candidates))
+        )
+        if len(keys) == 1:
+            self.say(texts[keys[0]])
+            return
+        self.say(
+            _("Nothing called {word} to explain. Words: {words}").format(
+                word=repr(word), words=", ".join(t.split(" — ")[0] for t in texts.values())
+            ),
+            "red",
+        )

@@ -1,6 +1,8 @@
 // The lobby: create a table (game, variant, options, seats), list and join tables.
-import { getJSON, h, postJSON, saveSeat } from "./api.js";
-import { ready, t } from "./i18n.js";
+import { botName, getJSON, h, postJSON, saveSeat } from "./api.js";
+import { ready, t, tn } from "./i18n.js";
+import { openRules } from "./help.js";
+import { startTutorial } from "./tutorial.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -12,13 +14,45 @@ function currentGame() {
 function fillGame() {
   const g = currentGame();
   if (!g) return;
-  $("game-note").textContent = t("{players} players · bots: {bots}", { players: g.players.join(", "), bots: g.agents.join(", ") });
-  $("variant").replaceChildren(...g.variants.map((v) => h("option", { value: v }, v)));
+  $("game-note").textContent = t("{players} players · bots: {bots}", { players: g.players.join(", "), bots: g.agents.map(botName).join(", ") });
+  // "How to play": the game's rules for players, in the drawer the table page uses.
+  const howTo = h("button", { type: "button", class: "small how-to-play", "data-game": g.id }, t("How to play"));
+  howTo.addEventListener("click", () => openRules(g.id));
+  $("game-note").append(" ", howTo);
+  offerTutorial(g);
+  // Variants, options and their choices are the game's words (their English is
+  // the protocol): shown through the catalog, sent as they are.
+  $("variant").replaceChildren(...g.variants.map((v) => h("option", { value: v }, t(v))));
   $("players").replaceChildren(
     ...g.players.map((n) => h("option", { value: n, selected: n === g.default_players }, n)),
   );
   fillSeats();
   fillOptions(g);
+}
+
+// "Learn to play": a scripted first game, for the games that have a tutorial.
+const tutorials = new Map(); // game id -> whether it has one
+async function offerTutorial(g) {
+  if (!tutorials.has(g.id)) {
+    try {
+      await getJSON(`/api/games/${encodeURIComponent(g.id)}/tutorial`);
+      tutorials.set(g.id, true);
+    } catch {
+      tutorials.set(g.id, false);
+    }
+  }
+  if (!tutorials.get(g.id) || currentGame() !== g || $("game-note").querySelector(".learn-to-play")) return;
+  const learn = h("button", { type: "button", class: "small learn-to-play", "data-game": g.id }, t("Learn to play (tutorial)"));
+  learn.addEventListener("click", async () => {
+    const name = $("name").value.trim();
+    if (name) localStorage.setItem("bestiary:name", name);
+    try {
+      await startTutorial(g.id);
+    } catch (e) {
+      $("create-error").textContent = e.message;
+    }
+  });
+  $("game-note").append(" ", learn);
 }
 
 // Levels first (what the server maps to bots of bounded strength), then the
@@ -32,7 +66,7 @@ function levels() {
 }
 
 function botChoices(g) {
-  const named = g.agents.filter((a) => a !== "random").map((a) => [a, t("{agent} bot", { agent: a })]);
+  const named = g.agents.filter((a) => a !== "random").map((a) => [a, botName(a)]);
   return [...levels(), ["random", t("random bot")], ...named];
 }
 
@@ -60,7 +94,7 @@ function fillOptions(g) {
     ...options.map((o) => {
       let input;
       if (o.choices) {
-        input = h("select", { name: o.name }, ...o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c))));
+        input = h("select", { name: o.name }, ...o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, typeof c === "string" ? t(c) : String(c))));
       } else if (o.type === "bool") {
         input = h("input", { type: "checkbox", name: o.name, checked: !!o.default });
       } else if (o.type === "int" || o.type === "float") {
@@ -71,7 +105,7 @@ function fillOptions(g) {
       input.dataset.default = o.default === null ? "" : String(o.default);
       input.classList.add("option");
       const range = o.min !== null && o.min !== undefined ? ` (${o.min}–${o.max ?? "…"})` : "";
-      return h("label", { class: "option-row", title: o.help }, h("span", {}, o.name.replaceAll("_", " ")), input, h("small", {}, o.help + range));
+      return h("label", { class: "option-row", title: t(o.help) }, h("span", {}, t(o.name.replaceAll("_", " "))), input, h("small", {}, t(o.help) + range));
     }),
   );
   $("options-box").hidden = options.length === 0;
@@ -125,7 +159,7 @@ function seatName(tb, seat) {
 
 function tableItem(tb) {
   const seats = tb.seats
-    .map((s) => (s.kind === "bot" ? t("{agent} bot", { agent: s.agent }) : s.taken ? s.name || t("player") : t("open")))
+    .map((s) => (s.kind === "bot" ? botName(s.agent) : s.taken ? s.name || t("player") : t("open")))
     .join(" · ");
   let link;
   if (tb.status === "waiting") link = h("a", { href: `/table/${tb.id}`, class: "button" }, t("join"));
@@ -140,11 +174,37 @@ function tableItem(tb) {
     h("strong", {}, tb.title),
     ` (${tb.variant}) `,
     tb.seed_chosen ? h("span", { class: "badge", title: t("the player chose this table's seed") }, t("solo, own seed")) : "",
+    " ",
+    h("span", { class: "table-state" }, tableState(tb)),
+    " ",
     h("span", { class: "muted" }, seats),
     result,
     " ",
     link,
   );
+}
+
+// A table in a few words: waiting, in play at move n, or over after n moves.
+function tableState(tb) {
+  if (tb.status === "playing") return t("in play, move {n}", { n: tb.moves || 0 }) + " · ";
+  if (tb.status === "finished") return tn("finished after {n} move", "finished after {n} moves", tb.moves || 0) + " · ";
+  return statusName(tb.status) + " · ";
+}
+
+// An empty listing under a filter says so and offers every table instead,
+// so a newcomer never meets a bare "none" while games are being played.
+function emptyListing() {
+  const filtered = $("f-status").value || $("f-game").value || $("f-free").checked;
+  if (!filtered) return h("li", { class: "muted" }, t("No tables yet: create the first one."));
+  const all = h("button", { type: "button", class: "small", id: "show-all", onclick: showAll }, t("show every table"));
+  return h("li", { class: "muted" }, t("No table matches these filters."), " ", all);
+}
+
+function showAll() {
+  $("f-status").value = "";
+  $("f-game").value = "";
+  $("f-free").checked = false;
+  refilter();
 }
 
 // The listing: one page at a time, filtered by game, status and free seats.
@@ -167,7 +227,7 @@ async function refresh() {
       return refresh();
     }
     const items = tables.map(tableItem);
-    $("tables").replaceChildren(...(items.length ? items : [h("li", { class: "muted" }, t("none"))]));
+    $("tables").replaceChildren(...(items.length ? items : [emptyListing()]));
     const last = Math.min(total, listing.offset + tables.length);
     $("page-info").textContent = total ? t("{first}–{last} of {total}", { first: listing.offset + 1, last, total }) : "";
     $("prev-page").disabled = listing.offset === 0;
