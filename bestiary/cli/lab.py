@@ -278,13 +278,34 @@ def report(
     run_file: Annotated[Path, typer.Argument(help=N_("a run file from simulate --out"))],
     output: OutputOpt = None,
     as_json: JsonOpt = False,
+    cards_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--cards-out",
+            help=N_("also write the card ratings, one row per card and case (.parquet or .csv)"),
+        ),
+    ] = None,
 ) -> None:
     """One self-contained HTML page (plots embedded) for a run, or its summary as JSON."""
     with _lab_errors():
+        from ..lab.ratings import card_ratings, check_suffix, write_ratings
         from ..lab.report import report_html, summary
         from ..lab.runs import read_played_run
 
+        if cards_out is not None:
+            check_suffix(cards_out)  # before the run is read: a typo costs nothing
         table = read_played_run(run_file)
+        if cards_out is not None:
+            try:
+                cards_out.parent.mkdir(parents=True, exist_ok=True)
+                write_ratings(card_ratings(table), cards_out)
+            except OSError as exc:  # pyarrow's errors for a path are OSErrors
+                fail(
+                    _("cannot write {path}: {reason}").format(
+                        path=cards_out, reason=exc.strerror or exc
+                    )
+                )
+            err.print(esc(_("wrote {path}").format(path=cards_out)), highlight=False)
         if as_json:
             emit_json(summary(table))
         if output is None and not as_json:
@@ -392,7 +413,14 @@ def _print_card_changes(data: dict[str, Any], name_a: str, name_b: str) -> None:
         t.add_row(*(esc(str(c[k])) for k in ("file", "card", "field", "a", "b")))
     out.print(t)
     if len(changes) > 40:
-        warn(_("{n} more card changes: see --json or the page (-o)").format(n=len(changes) - 40))
+        more = len(changes) - 40
+        warn(
+            core.ngettext(
+                "{n} more card change: see --json or the page (-o)",
+                "{n} more card changes: see --json or the page (-o)",
+                more,
+            ).format(n=more)
+        )
 
 
 # --------------------------------------------------------------------------- sweep

@@ -7,7 +7,8 @@ each seat with 95% Wilson intervals), ``agents`` (when agents differ),
 ``ludii`` (Ludii's evaluation metrics in one table: branching factor,
 duration, decisiveness, drawishness, first-player advantage, lead changes),
 ``lead-changes``, ``game`` (the game's own sections, :data:`GAME_SECTIONS`,
-then every other statistic) and ``missing`` (what the lab does not measure
+then every other statistic), ``cards`` (card ratings), ``matchups``,
+``skill`` (skill and luck) and ``missing`` (what the lab does not measure
 for this game, and why).
 """
 
@@ -23,6 +24,8 @@ from ..i18n import N_, core
 from . import html as h
 from . import plots
 from .metrics import NOT_MEASURED, Metric, RunView, all_metrics, load
+from .ratings import card_ratings
+from .report_cards import cards_section, matchups_section, skill_section
 from .runs import run_meta
 
 _ = core.gettext
@@ -470,6 +473,9 @@ def report_sections(table: pa.Table) -> list[str]:
         _ludii(sec, ms),
         _lead_changes(sec),
         _game(v, sec),
+        cards_section(card_ratings(table, v)),
+        matchups_section(v),
+        skill_section(v, sec.get("seats", []), _fair(v)),
         _missing(v),
     ]
 

@@ -125,6 +125,14 @@ def _shown(per_value: list[dict[str, Metric]], key: str) -> str:
     return next((ms[key].shown for ms in per_value if key in ms), key)
 
 
+def _number(value: str) -> bool:
+    try:
+        float(value)
+    except ValueError:
+        return False
+    return True
+
+
 def sweep_html(name: str, runs: Sequence[tuple[str, pa.Table]], title: str) -> str:
     values = [v for v, _ in runs]
     per_value = [all_metrics(t) for _, t in runs]
@@ -145,12 +153,22 @@ def sweep_html(name: str, runs: Sequence[tuple[str, pa.Table]], title: str) -> s
     groups += [
         (k.removeprefix("stat:"), [k]) for k in keys if k.startswith("stat:") and "=" not in k
     ]
+    # Card files have no order: points with error bars, no line between them.
+    categorical = name == "cards" or not all(_number(v) for v in values)
     for label, ks in groups:
         if not ks:
             continue
-        series = {k: _series(per_value, k) for k in ks}
+        # The legend shows each metric's label, not its internal key.
+        series = {_shown(per_value, k): _series(per_value, k) for k in ks}
         heading = _("{what} against {option}").format(what=label, option=name)
-        uri = plots.lines([str(v) for v in values], series, heading)  # type: ignore[arg-type]
+        uri = plots.lines(
+            [str(v) for v in values],
+            series,  # type: ignore[arg-type]
+            heading,
+            xlabel=name,
+            ylabel=label,
+            categorical=categorical,
+        )
         parts.append(h.img(uri, label))
     header = [_("metric"), *[f"{name}={v}" for v in values]]
     rows = []
