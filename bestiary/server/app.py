@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import json
 import logging
 import re
+import secrets
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -32,24 +34,33 @@ from ..engine.registry import game_ids, get_game
 from . import jobs
 from .bodylimit import BodyLimit
 from .bots import operator_agents
-from .config import Limits
+from .chat import ChatRefused, parse_chat, too_fast
+from .config import Access, Limits
 from .hub import Conflict, Hub, NotFound, Quota
 from .limits import (
+    CHAT_BURST,
+    CHAT_PER_SECOND,
+    HELLO_LATE,
     MAX_ACTION_CHARS,
     MAX_MESSAGE_BYTES,
+    TOO_MANY_SOCKETS,
+    TOO_SLOW,
     ClientBuckets,
-    Counter,
     RateLimiter,
+    Sockets,
 )
 from .live import Connection, LiveTable
 from .messages import error, table_names
+from .proxies import ClientAddress
 from .store import Store, TableRow, data_folder, database_url
-from .workers import Busy, TooSlow
+from .workers import Busy, TooMany, TooSlow
 
 log = logging.getLogger("bestiary.server")
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-HELLO_TIMEOUT = 20.0
+# How long a closing socket may take to send what it has left and its close
+# frame (a reader that stopped reading never takes them).
+CLOSE_GRACE = 5.0
 
 OptionValue = Annotated[str, Field(max_length=200)] | int | float | bool | None
 OptionName = Annotated[str, Field(max_length=64)]
@@ -96,6 +107,13 @@ class JoinTable(BaseModel):
     name: str | None = Field(None, max_length=40)
 
 
+class RematchClaim(BaseModel):
+    token: str | None = Field(
+        None, max_length=200, description="your seat token at the finished table"
+    )
+    name: str | None = Field(None, max_length=40)
+
+
 class Joined(BaseModel):
     table: str
     seat: int
@@ -112,7 +130,7 @@ def _status(exc: BestiaryError) -> int:
         return 404
     if isinstance(exc, Conflict):
         return 409
-    if isinstance(exc, Quota):
+    if isinstance(exc, (Quota, TooMany)):  # TooMany: a client's share of the tools (fairbots)
         return 429
     if isinstance(exc, (Busy, TooSlow)):
         return 503
@@ -147,6 +165,11 @@ CLIENT_HEADER = "x-bestiary-client"
 _CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
+def _tool_key(request: Request) -> tuple[str, str]:
+    """fairbots: who asks for a tool worker, (address, client): served in turn."""
+    return (_client(request), _client_id(request))
+
+
 def _client_id(request: Request) -> str:
     """The quota key of an HTTP request: the id the client sends in the
     X-Bestiary-Client header (its own random id, kept by the browser), else
@@ -172,6 +195,7 @@ def create_app(
     agents: Mapping[str, str] | None = None,
     ray_address: str | None = None,
     freeze_gc: bool = False,
+    access: Access | None = None,
 ) -> FastAPI:
     """The app on the store ``db`` names (see :func:`store.database_url`).
     ``rate_per_second``/``burst`` limit the messages one websocket may send
@@ -188,12 +212,17 @@ def create_app(
     every ``GC_YOUNG`` new objects instead of 700, so the many short-lived
     objects of a move die by reference counting before a collection sees
     them, and full collections (which walk every live table) come minutes
-    apart instead of seconds."""
+    apart instead of seconds. ``access`` (default :meth:`Access.from_env`):
+    whether the lab is on and its token, and the proxies whose headers name
+    the client (config.py)."""
     limits = limits or Limits.from_env()
+    access = access or Access.from_env()
+    if access.lab and not access.lab_token:  # one for this run, shown by `bestiary serve`
+        access = dataclasses.replace(access, lab_token=secrets.token_urlsafe(24))
     own = operator_agents(agents or {}, _game_bots()) if agents else {}
     store = Store(database_url(db))
     hub = Hub(store, bot_delay, limits, own, ray_address=ray_address)
-    sockets = Counter()
+    sockets = Sockets(limits.sockets_per_client, limits.sockets_in_all)
     rate = limits.socket_messages_per_second if rate_per_second is None else rate_per_second
     socket_burst = limits.socket_message_burst if burst is None else burst
     client_messages = ClientBuckets(limits.client_messages_per_second, limits.client_message_burst)
@@ -218,11 +247,18 @@ def create_app(
     app.state.hub = hub
     app.state.store = store
     app.state.limits = limits
+    app.state.sockets = sockets  # the play sockets open now, and why others closed
+    app.state.access = access
     app.add_middleware(BodyLimit, max_bytes=limits.max_body_bytes)
+    # The client's address (every quota's key) from proxy headers only when a
+    # proxy the operator trusts sent them (proxies.py).
+    app.add_middleware(ClientAddress, trusted=access.networks())
 
     @app.exception_handler(BestiaryError)
     async def bestiary_error(request: Request, exc: BestiaryError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=_status(exc))
+        # fairbots: a refusal for lack of workers says when to try again.
+        retry = {"Retry-After": str(exc.retry_after)} if isinstance(exc, Busy) else None
+        return JSONResponse({"detail": str(exc)}, status_code=_status(exc), headers=retry)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -263,7 +299,7 @@ def create_app(
         return catalog
 
     @app.post("/api/games/{game_id}/score", summary="A game's scoring tool (as `bestiary score`)")
-    async def game_score(game_id: str, payload: dict[str, Any]) -> dict[str, Any]:
+    async def game_score(game_id: str, payload: dict[str, Any], request: Request) -> dict[str, Any]:
         """Runs in a worker process within ``Limits.tool_seconds``: a search too
         big for that is stopped with a 503, and other requests carry on."""
         game = get_game(game_id)
@@ -278,6 +314,7 @@ def create_app(
             variant,
             seconds=limits.tool_seconds,
             wait=limits.queue_seconds,
+            key=_tool_key(request),
         )
         if result is None:
             raise NotFound(f"{game_id} has no scoring tool")
@@ -342,10 +379,18 @@ def create_app(
         return {"table": table_id, "seat": seat, "agent": "normal"}
 
     @app.post("/api/tables/{table_id}/rematch", summary="The rematch of a finished table")
-    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
-        """The same game, options and bots with the people's seats open and a
-        fresh seed; every player asking gets the same table. Join it as usual."""
-        return hub.rematch(table_id, _client_id(request), _client(request)).info()
+    async def rematch(
+        table_id: str, request: Request, req: RematchClaim | None = None
+    ) -> dict[str, Any]:
+        """The same game, options and bots with a fresh seed; every player
+        asking gets the same table. Each person's seat is held for them: with
+        ``token`` (their seat token at the finished table) the answer also
+        holds ``seat`` and its new ``token``; nobody else may take it."""
+        client, ip = _client_id(request), _client(request)
+        if req is None or req.token is None:
+            return hub.rematch(table_id, client, ip).info()
+        table, seat, token = hub.claim_rematch(table_id, req.token, req.name, client, ip)
+        return {**table.info(), "seat": seat, "token": token}
 
     def finished(table_id: str) -> TableRow:
         row = hub.row(table_id)
@@ -376,7 +421,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/replay", summary="Every step of a finished table")
     async def replay(
-        table_id: str, seat: Annotated[int | None, Query(ge=0, lt=64)] = None
+        table_id: str, request: Request, seat: Annotated[int | None, Query(ge=0, lt=64)] = None
     ) -> dict[str, Any]:
         """One frame per move: the view of ``seat`` (default: a spectator's) and
         the log lines that move produced. Only for finished tables; built in a
@@ -393,6 +438,7 @@ def create_app(
             table_names(info),  # the log says the players' names, as it did live
             seconds=limits.tool_seconds * 4,
             wait=limits.queue_seconds,
+            key=_tool_key(request),
         )
         return {"table": info, "seat": seat, "frames": frames}
 
@@ -400,39 +446,47 @@ def create_app(
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         """First message ``{"type": "hello", "token": "…"}`` (no token: spectate);
-        then ``{"type": "act", "action": "<text form>"}``, ``{"type": "sync"}``
-        or ``{"type": "ping"}``. The server sends ``update`` and ``error``."""
+        then ``{"type": "act", "action": "<text form>"}``, ``{"type": "sync"}``,
+        ``{"type": "ping"}`` or ``{"type": "chat", "text" | "quick": …}``. The
+        server sends ``update``, ``chat``, ``chat_history`` and ``error``."""
         await websocket.accept()
         client = _client(websocket)
-        if sockets.get(client) >= limits.sockets_per_client:
-            await _refuse(
-                websocket, f"too many connections (at most {limits.sockets_per_client})", 1008
-            )
+        # Counted from accept: a socket that never says hello holds memory too.
+        refusal = sockets.open(client)
+        if refusal is not None:
+            sockets.note(TOO_MANY_SOCKETS)
+            await _refuse(websocket, refusal, TOO_MANY_SOCKETS)
             return
+        try:
+            sockets.note(await session(websocket, table_id, client))
+        finally:
+            sockets.close(client)
+
+    async def session(websocket: WebSocket, table_id: str, client: str) -> int:
+        """One counted socket from hello to close; the close code."""
         try:
             table = await hub.get_async(table_id)
         except BestiaryError as exc:
             await _refuse(websocket, str(exc), 4404)
-            return
+            return 4404
         except Exception:
             log.exception("cannot open table %s", table_id)
             await _refuse(websocket, "internal server error", 1011)
-            return
+            return 1011
         try:
-            seat = await _hello(websocket, hub, table_id)
+            seat = await _hello(websocket, hub, table_id, limits.hello_seconds)
         except _Refused as exc:
             await _refuse(websocket, exc.message, exc.code)
-            return
+            return exc.code
         except WebSocketDisconnect:
-            return
+            return 1000
         # The live table again: while hello was awaited, the hub may have let an
         # idle replica go and loaded the table anew (several processes).
         with contextlib.suppress(BestiaryError):
             table = await hub.get_async(table_id)
-        conn = table.connect(seat, client)
-        sockets.add(client)
+        conn = table.connect(seat, client, limits.socket_queue_bytes)
         writer = asyncio.create_task(_pump(websocket, conn))
-        code = 1000
+        code, reason = 1000, ""
         # A seated socket's quota is its seat's (people behind one address do
         # not share it); a spectator's is its address's. The address as a
         # whole gets ip_factor times a client's share.
@@ -441,6 +495,7 @@ def create_app(
             RateLimiter(rate, socket_burst),
             [(client_messages, key), (ip_messages, client)],
             limits.socket_strikes,
+            RateLimiter(1.0 / max(limits.sync_seconds, 1e-6), max(1, limits.sync_burst)),
         )
         try:
             code = await _read(websocket, table, conn, limiter)
@@ -451,13 +506,20 @@ def create_app(
             conn.send(error("internal server error"))
             code = 1011
         finally:
-            sockets.add(client, -1)
             table.disconnect(conn)  # the writer sends what is queued, then stops
-            with contextlib.suppress(Exception):
-                await writer
+            if conn.slow:
+                # Its writer may wait for a reader that never reads: what it
+                # had waiting is dropped already; the close says why.
+                writer.cancel()
+                code = TOO_SLOW
+                reason = f"too slow: over {limits.socket_queue_bytes} bytes waited; reconnect"
+            # A reader that stops reading must not hold this socket open for ever.
+            await asyncio.wait({writer}, timeout=CLOSE_GRACE)
+            writer.cancel()
             if websocket.application_state != WebSocketState.DISCONNECTED:
                 with contextlib.suppress(Exception):
-                    await websocket.close(code)
+                    await asyncio.wait_for(websocket.close(code, reason), CLOSE_GRACE)
+        return code
 
     # -- the browser client ---------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -468,16 +530,34 @@ def create_app(
     def table_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")
 
-    # The designer's lab: runs in the background, stored beside the tables.
-    from .lab import lab_router
+    # The designer's lab: runs in the background, stored beside the tables;
+    # off unless the operator turns it on, then behind the operator's token.
+    from .lab import lab_off_router, lab_router
 
-    app.include_router(lab_router(store.engine, data_folder(store.url)))
+    if access.lab and access.lab_token is not None:
+        app.include_router(
+            lab_router(
+                store.engine,
+                data_folder(store.url),
+                token=access.lab_token,
+                max_games=limits.lab_max_games,
+                max_iterations=limits.max_iterations,
+                max_seconds=limits.max_search_seconds,
+                runs_per_client=limits.lab_runs_per_client,
+                client_of=_client,  # an address: a made-up client id lifts nothing
+            )
+        )
+    else:
+        app.include_router(lab_off_router(access.lab))
     from .hint_api import hint_router  # the strongest bot's move for your seat
     from .i18n_api import router as i18n_router  # the pages' words, EN and PL
     from .rules_api import router as rules_router  # RULES.md for the rules drawer
 
-    app.include_router(hint_router(hub, limits))
+    app.include_router(hint_router(hub, limits, _tool_key))
     app.include_router(rules_router)
+    from .tutorial_api import router as tutorial_router  # first-game tutorials
+
+    app.include_router(tutorial_router)
 
     app.include_router(i18n_router)
 
@@ -494,9 +574,16 @@ class _Refused(Exception):
 
 
 async def _refuse(websocket: WebSocket, message: str, code: int) -> None:
-    with contextlib.suppress(Exception):
+    """The error answer, then the close (within CLOSE_GRACE: a client that
+    does not read gets neither)."""
+
+    async def say() -> None:
         await websocket.send_text(json.dumps(error(message)))
-        await websocket.close(code)
+        # A close frame's reason is at most 123 bytes of UTF-8.
+        await websocket.close(code, message.encode()[:120].decode("utf-8", "ignore"))
+
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(say(), CLOSE_GRACE)
 
 
 def _decode(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -510,20 +597,22 @@ def _decode(raw: Mapping[str, Any]) -> dict[str, Any]:
         raise _Refused(f"message too large (limit {MAX_MESSAGE_BYTES} bytes)", 1009)
     try:
         msg = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
+        # RecursionError: a message nested deeper than the parser goes (4 KB
+        # of brackets); it is as malformed as any other (issue 27).
         raise ValueError(
             'messages are JSON objects such as {"type": "act", "action": "…"}'
         ) from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        raise ValueError('a message is a JSON object with a "type" (hello, act, sync, ping)')
+        raise ValueError('a message is a JSON object with a "type" (hello, act, sync, ping, chat)')
     return msg
 
 
-async def _hello(websocket: WebSocket, hub: Hub, table_id: str) -> int | None:
+async def _hello(websocket: WebSocket, hub: Hub, table_id: str, seconds: float) -> int | None:
     try:
-        raw = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+        raw = await asyncio.wait_for(websocket.receive(), seconds)
     except TimeoutError:
-        raise _Refused("no hello received", 1008) from None
+        raise _Refused(f"no hello within {seconds:g} s", HELLO_LATE) from None
     if raw.get("type") == "websocket.disconnect":
         raise WebSocketDisconnect(raw.get("code", 1000))
     try:
@@ -550,9 +639,13 @@ async def _pump(websocket: WebSocket, conn: Connection) -> None:
         if text is None:
             return
         try:
+            # Returns once the socket took the text: the server's socket waits
+            # here while its reader's buffers are full (its queue grows meanwhile).
             await websocket.send_text(text)
         except Exception:
             return
+        finally:
+            conn.taken(text)
 
 
 class _Limiter:
@@ -560,9 +653,17 @@ class _Limiter:
     its address's over all its clients)."""
 
     def __init__(
-        self, socket: RateLimiter, shares: list[tuple[ClientBuckets, str]], strikes: int
+        self,
+        socket: RateLimiter,
+        shares: list[tuple[ClientBuckets, str]],
+        strikes: int,
+        sync: RateLimiter | None = None,
     ) -> None:
         self.socket, self.shares, self.max_strikes = socket, shares, strikes
+        # sync resends the whole log: rarer than other messages (issue 27).
+        self.sync = sync or RateLimiter(0.2, 2)
+        # Chat goes to everyone at the table: rarer still (chat.py).
+        self.chat = RateLimiter(CHAT_PER_SECOND, CHAT_BURST)
 
     def allow(self) -> bool:
         return self.socket.allow() and all(b.allow(key) for b, key in self.shares)
@@ -572,10 +673,31 @@ class _Limiter:
         return self.socket.strikes
 
 
+async def _receive(websocket: WebSocket, conn: Connection) -> Mapping[str, Any] | None:
+    """The socket's next message, or None once its queue went over the bound
+    (``Connection``): it is then closed at once, whether or not its client
+    sends anything. A message being handled (a move) always finishes first."""
+    if conn.slow:
+        return None
+    message = asyncio.ensure_future(websocket.receive())
+    over = asyncio.ensure_future(conn.over.wait())
+    try:
+        await asyncio.wait({message, over}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        over.cancel()
+        if not message.done():
+            message.cancel()
+    if conn.slow or message.cancelled():
+        return None
+    return message.result()
+
+
 async def _read(websocket: WebSocket, table: LiveTable, conn: Connection, limiter: _Limiter) -> int:
     """Handle a connection's messages; return the close code when it must end."""
     while True:
-        raw = await websocket.receive()
+        raw = await _receive(websocket, conn)
+        if raw is None:
+            return TOO_SLOW
         if raw.get("type") == "websocket.disconnect":
             return 1000
         if not limiter.allow():
@@ -609,10 +731,30 @@ async def _read(websocket: WebSocket, table: LiveTable, conn: Connection, limite
                 except BestiaryError as exc:
                     conn.send(error(str(exc)))
         elif kind == "sync":
-            table.resend(conn)
+            if limiter.sync.allow():
+                table.resend(conn)
+            else:
+                wait = max(0.1, round(limiter.sync.retry_after(), 1))
+                refused = error(f"too many syncs: try again in {wait:g} s")
+                conn.send({**refused, "retry_after": wait})
         elif kind == "ping":
             conn.send({"type": "pong"})
+        elif kind == "chat":
+            _chat(table, conn, limiter, msg)
         elif kind == "hello":
             conn.send(error("already connected"))
         else:
-            conn.send(error(f"unknown message type {_short(kind)!r}; use act, sync or ping"))
+            conn.send(error(f"unknown message type {_short(kind)!r}; use act, sync, ping or chat"))
+
+
+def _chat(table: LiveTable, conn: Connection, limiter: _Limiter, msg: dict[str, Any]) -> None:
+    """A chat message: checked, then sent to everyone at the table; or refused
+    (an error with ``chat``: the reason, and ``retry_after`` for the rate)."""
+    try:
+        content = parse_chat(msg)
+        if not limiter.chat.allow():
+            raise too_fast(limiter.chat.retry_after(), CHAT_PER_SECOND, CHAT_BURST)
+    except ChatRefused as exc:
+        conn.send(exc.answer())
+        return
+    table.say(conn, content)

@@ -1,5 +1,6 @@
 """Limits on what one client may send: size and rate of websocket messages,
-table creations, open sockets (token buckets, per socket and per client)."""
+table creations, open sockets (token buckets, per socket and per client),
+and the close codes a socket gets when it goes past one."""
 
 from __future__ import annotations
 
@@ -12,6 +13,16 @@ MAX_ACTION_CHARS = 200  # the longest action text accepted (and never echoed who
 RATE_PER_SECOND = 10.0
 BURST = 20
 MAX_STRIKES = 50  # messages dropped for rate, since the client last calmed down, before closing
+# Table chat, per socket, within its message quota above: a few at once, then
+# one a second (a refusal says when to try again and is no strike).
+CHAT_PER_SECOND = 1.0
+CHAT_BURST = 3
+
+# Close codes of the play socket beside the standard ones (1008 policy, 1009
+# too large), modelled on the HTTP statuses (README: the wire protocol).
+HELLO_LATE = 4408  # no hello within Limits.hello_seconds
+TOO_SLOW = 4413  # more than Limits.socket_queue_bytes waited for a reader: reconnect
+TOO_MANY_SOCKETS = 4429  # the client's sockets, or the server's, are at their limit
 
 
 class RateLimiter:
@@ -45,6 +56,12 @@ class RateLimiter:
             return True
         self.strikes += 1
         return False
+
+    def retry_after(self) -> float:
+        """Seconds until :meth:`allow` would say yes again (0: now)."""
+        now = self.clock()
+        tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
 
 
 class ClientBuckets:
@@ -81,3 +98,33 @@ class Counter:
             self._n[key] = n
         else:
             self._n.pop(key, None)
+
+
+class Sockets:
+    """The play sockets open now, counted from the moment each is accepted
+    (a socket that never says hello holds memory too: issue 27), per client
+    and in all, and how many were closed for each reason."""
+
+    def __init__(self, per_client: int, in_all: int) -> None:
+        self.per_client, self.in_all = per_client, in_all
+        self.clients = Counter()
+        self.total = 0
+        self.closed: dict[int, int] = {}  # close code -> sockets closed with it
+
+    def open(self, client: str) -> str | None:
+        """Count a new socket of ``client``, or say why it may not open (not counted)."""
+        if self.clients.get(client) >= self.per_client:
+            return f"too many connections from your address (at most {self.per_client})"
+        if self.total >= self.in_all:
+            return f"the server holds all the connections it can ({self.in_all}); try again later"
+        self.clients.add(client)
+        self.total += 1
+        return None
+
+    def close(self, client: str) -> None:
+        """A socket :meth:`open` counted has ended."""
+        self.clients.add(client, -1)
+        self.total -= 1
+
+    def note(self, code: int) -> None:
+        self.closed[code] = self.closed.get(code, 0) + 1

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,9 +36,10 @@ from typing import Any
 from ..engine.errors import BadRecord, BestiaryError, IllegalAction
 from ..engine.protocol import Game, State
 from .bots import imports, playable
+from .chat import ChatRoom
 from .config import Limits
 from .jobs import bot_move, bot_seed
-from .messages import error, seat_update
+from .messages import clock_json, clock_notice, error, seat_update
 from .seeds import commitment
 from .store import MoveTaken, Store, TableRow
 from .turns import BotTurns
@@ -64,7 +66,15 @@ def rebuild(game: Game, row: TableRow) -> State:
 @dataclass(eq=False)
 class Connection:
     """One websocket: a seat (None for a spectator) and its outgoing queue of
-    JSON texts (None ends it)."""
+    JSON texts (None ends it).
+
+    The queue is bounded in bytes (``limit``; 0: no bound): a reader too slow
+    for what it is sent would otherwise grow it without end (issue 27). The
+    message that would take it over the bound is not queued: what waits is
+    dropped, ``slow`` is set and ``over`` fires, and the socket's endpoint
+    closes it (``TOO_SLOW``). A message larger than the bound still goes to
+    a socket with nothing waiting (the whole log of a long game). ``queued``
+    counts the message being written too, until the socket has taken it."""
 
     seat: int | None
     client: str = ""
@@ -72,9 +82,35 @@ class Connection:
     shown: int = 0  # events this connection has been sent (its own numbering)
     last: str | None = None  # the last update sent, without its events
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    limit: int = 0  # the most bytes that may wait for this socket (0: no bound)
+    queued: int = 0  # bytes waiting now (JSON texts are ASCII: characters are bytes)
+    peak: int = 0  # the most that ever waited
+    slow: bool = False  # went over the bound: its endpoint closes it
+    over: asyncio.Event = field(default_factory=asyncio.Event)
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.queue.put_nowait(json.dumps(msg))
+        self.put(json.dumps(msg))
+
+    def put(self, text: str) -> None:
+        """Queue one JSON text, or end a socket that cannot take it (see above)."""
+        if self.slow:
+            return  # closing: nothing more is built up for it
+        size = len(text)
+        if self.limit and self.queued and self.queued + size > self.limit:
+            self.slow = True
+            while not self.queue.empty():  # free what waits at once
+                dropped = self.queue.get_nowait()
+                self.queued -= len(dropped) if dropped is not None else 0
+            self.queue.put_nowait(None)
+            self.over.set()
+            return
+        self.queued += size
+        self.peak = max(self.peak, self.queued)
+        self.queue.put_nowait(text)
+
+    def taken(self, text: str) -> None:
+        """The socket took ``text`` (written, or failed): it waits no more."""
+        self.queued -= len(text)
 
 
 class LiveTable:
@@ -101,6 +137,12 @@ class LiveTable:
         self.connections: set[Connection] = set()
         self.bot_task: asyncio.Task[None] | None = None
         self.timer: asyncio.Task[None] | None = None
+        # The turn timer: when each person's current decision runs out
+        # (time.monotonic()), and the decisions it took: (log position, seat, who may
+        # read "the clock ran out" — the seat, and those whose view lists it
+        # in to_act).
+        self.deadlines: dict[int, float] = {}
+        self.ran_out: list[tuple[int, int, frozenset[int | None]]] = []
         self.on_idle: Callable[[LiveTable], None] | None = None
         self._follower: asyncio.Task[None] | None = None  # catching up after notices
         self._specs: dict[str | None, str] = {}  # stored agent -> the spec it plays
@@ -108,6 +150,11 @@ class LiveTable:
         # Whether this process runs the bots and the turn timer: always with
         # one process; with several, only the holder of the table's lease.
         self.runs_bots = True
+        # Who created the table, (address, client): its bots take turns with
+        # other clients' bots for the loop and the workers (server/fair.py).
+        self.owner: tuple[str, str] = (f"table:{row.id}", "")
+        # Table chat (chat.py): in this process's memory only, never stored.
+        self.chat = ChatRoom()
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -149,15 +196,31 @@ class LiveTable:
         return [s.seat for s in self.row.seats if s.kind == "human" and not s.taken]
 
     # -- connections ---------------------------------------------------------
-    def connect(self, seat: int | None, client: str = "") -> Connection:
-        conn = Connection(seat, client)
+    def connect(self, seat: int | None, client: str = "", limit: int = 0) -> Connection:
+        """A new socket at the table (``limit``: its queue's bound in bytes,
+        ``Connection``), sent everything so far."""
+        conn = Connection(seat, client, limit=limit)
         self.connections.add(conn)
         self.resend(conn)
+        backlog = self.chat.backlog()  # a reconnecting page sees the chat again
+        if backlog is not None:
+            conn.send(backlog)
         return conn
+
+    def say(self, conn: Connection, content: dict[str, str]) -> None:
+        """A chat message (``chat.parse``'s content) from ``conn``, to every
+        socket at the table, the sender's too (its acknowledgement). Who
+        wrote it is the socket's seat and the seat's name, or a spectator;
+        nothing of the game goes with it."""
+        seat = conn.seat
+        name = (self.row.seats[seat].name or "player") if seat is not None else "spectator"
+        text = json.dumps(self.chat.post(seat, name, content))
+        for other in list(self.connections):
+            other.put(text)
 
     def disconnect(self, conn: Connection) -> None:
         self.connections.discard(conn)
-        conn.queue.put_nowait(None)
+        conn.queue.put_nowait(None)  # past the bound too: it only ends the writer
         self._maybe_idle()
 
     def _maybe_idle(self) -> None:
@@ -177,10 +240,25 @@ class LiveTable:
         self, seat: int | None, since: int, shown: int, table: dict[str, Any]
     ) -> tuple[str, str, int]:
         """(update without events, whole update as JSON text, events carried)."""
-        msg = seat_update(self.game, self.state, seat, since, shown, self.shown_moves[seat], table)
+        msg = seat_update(
+            self.game,
+            self.state,
+            seat,
+            since,
+            shown,
+            self.shown_moves[seat],
+            table,
+            clock=self._clock(seat),
+            notices=self._notices(seat, since, shown, table),
+        )
         events = msg.pop("events")
+        # The clock's seconds change with every build: kept out of the part
+        # compared with the last update, so they never cause a message.
+        extra = "".join(
+            f', "{k}": {json.dumps(msg.pop(k))}' for k in ("clock", "notices") if k in msg
+        )
         core = json.dumps(msg)
-        return core, f'{core[:-1]}, "events": {json.dumps(events)}}}', len(events)
+        return core, f'{core[:-1]}{extra}, "events": {json.dumps(events)}}}', len(events)
 
     def _send_updates(
         self, conns: list[Connection], table: dict[str, Any], mover: int | None = None
@@ -191,16 +269,15 @@ class LiveTable:
         in the same position (spectators, mostly) share one build."""
         built: dict[tuple[int | None, int, int], tuple[str, str, int] | None] = {}
         end = self.state.event_count()
+        if self._whole is not None and self._whole[0][1] != end:
+            self._whole = None  # the table moved on: the old whole log goes
         for conn in conns:
             key = (conn.seat, conn.since, conn.shown)
             if key not in built:
-                try:
-                    built[key] = self._build(conn.seat, conn.since, conn.shown, table)
-                except Exception:
-                    log.exception(
-                        "cannot build the update of table %s for seat %s", self.id, conn.seat
-                    )
-                    built[key] = None
+                if key == (None, 0, 0):
+                    built[key] = self._whole_log(table)
+                else:
+                    built[key] = self._build_or_none(conn.seat, conn.since, conn.shown, table)
             out = built[key]
             conn.since = end
             if out is None:
@@ -211,9 +288,36 @@ class LiveTable:
                 continue  # nothing new for this seat: not even a message
             conn.shown += carried
             conn.last = core
-            conn.queue.put_nowait(text)
+            conn.put(text)
+
+    # A spectator's whole log (on connecting and on sync), shared: (key, build).
+    _whole: tuple[tuple[int, int, str], tuple[str, str, int]] | None = None
+
+    def _whole_log(self, table: dict[str, Any]) -> tuple[str, str, int] | None:
+        """A spectator's update from the first event, built once per position
+        of the table and shared by every spectator who connects or syncs
+        there: thirty syncs of a 2,000-move table built thirty copies of
+        megabytes each (issue 27). Seats' updates carry their own clock and
+        are not kept."""
+        key = (self.moves, self.state.event_count(), json.dumps(table, sort_keys=True, default=str))
+        if self._whole is not None and self._whole[0] == key:
+            return self._whole[1]
+        out = self._build_or_none(None, 0, 0, table)
+        self._whole = (key, out) if out is not None else None
+        return out
+
+    def _build_or_none(
+        self, seat: int | None, since: int, shown: int, table: dict[str, Any]
+    ) -> tuple[str, str, int] | None:
+        """:meth:`_build`, or None (logged) if the seat's view cannot be built."""
+        try:
+            return self._build(seat, since, shown, table)
+        except Exception:
+            log.exception("cannot build the update of table %s for seat %s", self.id, seat)
+            return None
 
     def broadcast(self, mover: int | None = None) -> None:
+        self._track_clock(mover)
         self._send_updates(list(self.connections), self.info(), mover)
 
     # -- seats ---------------------------------------------------------------
@@ -478,34 +582,97 @@ class LiveTable:
         owed = set(self.state.to_act())
         return [s.seat for s in self.row.seats if s.kind == "human" and s.seat in owed]
 
-    def _arm_timer(self) -> None:
-        """With a turn timer, watch the people who owe a move now: if the table
-        has not moved when the time is up, a bot moves for them (the seat
-        stays theirs)."""
-        if not self.runs_bots or not self.row.turn_seconds or not self._late_people():
+    def _track_clock(self, mover: int | None = None) -> None:
+        """Start the clock of each person who now owes a decision and stop the
+        others'. A seat's clock runs from the moment it owes a move until it
+        moves (then it starts again for its next decision); another seat's
+        move never resets it, so its deadline tells nothing of hidden moves."""
+        if not self.runs_bots or not self.row.turn_seconds:
+            self.deadlines.clear()
             return
-        if self.timer is not None:
-            self.timer.cancel()
-        self.timer = asyncio.get_running_loop().create_task(self._expire_turn(self.moves))
+        late = set(self._late_people())
+        if mover is not None:
+            self.deadlines.pop(mover, None)
+        for seat in [s for s in self.deadlines if s not in late]:
+            del self.deadlines[seat]
+        due = time.monotonic() + self.row.turn_seconds
+        for seat in sorted(late):
+            self.deadlines.setdefault(seat, due)
 
-    async def _expire_turn(self, n: int) -> None:
-        assert self.row.turn_seconds
-        await asyncio.sleep(self.row.turn_seconds)
-        for seat in self._late_people():
-            if self.moves != n:
-                return  # someone moved: the timer was re-armed for the new turn
-            text = await self._bot_decision(seat, "normal")
-            async with self.lock:
-                if self.moves != n or seat not in self._late_people():
-                    return
-                log.info("table %s: seat %d ran out of time; a bot moved", self.id, seat)
-                try:
-                    await self._apply(seat, text)
-                except MoveTaken:
-                    await self._catch_up_locked()
-                    return
-        self.timer = None
-        self.wake_bots()
+    def _clock(self, seat: int | None) -> dict[str, Any] | None:
+        """The seat's own clock (seconds left), while it owes a decision."""
+        due = self.deadlines.get(seat) if seat is not None else None
+        if due is None or not self.row.turn_seconds:
+            return None
+        left = due - time.monotonic()
+        return clock_json(left, self.row.turn_seconds)
+
+    def _notices(
+        self, seat: int | None, since: int, shown: int, table: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The clock's log lines among the events after ``since`` that this
+        seat may read, each placed before the event it preceded."""
+        out = []
+        events = self.state.log.events
+        for pos, late, audience in self.ran_out:
+            if pos >= since and seat in audience:
+                at = shown + sum(1 for e in events[since:pos] if e.visible(seat))
+                out.append(clock_notice(table, late, at))
+        return out
+
+    def _arm_timer(self) -> None:
+        """With a turn timer, watch the people who owe a move now: a person
+        whose decision is not made in time gets a bot's move (the seat stays
+        theirs)."""
+        self._track_clock()
+        if not self.deadlines:
+            return
+        if self.timer is None or self.timer.done():
+            self.timer = asyncio.get_running_loop().create_task(self._expire_turns())
+
+    async def _expire_turns(self) -> None:
+        """Sleep until the first deadline; a seat still owing that decision
+        then gets the normal bot's move, and the log says so."""
+        try:
+            while self.deadlines:
+                seat, due = min(self.deadlines.items(), key=lambda kv: kv[1])
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                if self.deadlines.get(seat) != due:
+                    continue  # it moved meanwhile: its next decision has its own clock
+                if seat not in self._late_people():
+                    del self.deadlines[seat]  # it owes nothing now (resigned, game over)
+                    continue
+                n = self.moves
+                text = await self._bot_decision(seat, "normal")
+                async with self.lock:
+                    if self.moves != n or self.deadlines.get(seat) != due:
+                        continue  # the table moved while the bot thought: again
+                    log.info("table %s: seat %d ran out of time; a bot moved", self.id, seat)
+                    self.ran_out.append((self.state.event_count(), seat, self._told_late(seat)))
+                    try:
+                        await self._apply(seat, text)
+                    except MoveTaken:
+                        self.ran_out.pop()
+                        await self._catch_up_locked()
+                        continue
+                self.wake_bots()
+        finally:
+            if self.timer is asyncio.current_task():
+                self.timer = None
+
+    def _told_late(self, seat: int) -> frozenset[int | None]:
+        """Who may read that ``seat``'s clock ran out: the seat itself, and each
+        viewer (spectators: None) whose view lists it in ``to_act`` (a seat
+        deciding in private stays private)."""
+        told: set[int | None] = {seat}
+        for viewer in [None, *range(self.row.players)]:
+            try:
+                owed = self.state.view(viewer).get("to_act") or ()
+            except Exception:
+                continue  # a view that fails is no reason to tell more
+            if seat in owed:
+                told.add(viewer)
+        return frozenset(told)
 
     async def _bot_loop(self) -> None:
         try:
@@ -524,13 +691,13 @@ class LiveTable:
                     continue
                 # Background work: wait for a bot turn before each step that
                 # holds the event loop (people's messages are read between two).
-                await self.turns.wait()
+                await self.turns.wait(self.bot_key)
                 if self.moves != n or seat not in self.state.to_act():
                     continue
                 inline = self._decides_inline(seat)
                 text = await self._bot_decision(seat)
                 if not inline:  # it thought in a worker: queue again to apply
-                    await self.turns.wait()
+                    await self.turns.wait(self.bot_key)
                 async with self.lock:
                     if self.moves != n or seat not in self.state.to_act():
                         continue
@@ -551,6 +718,11 @@ class LiveTable:
             self.bot_task = None
             asyncio.get_running_loop().call_later(2.0, self.wake_bots)
 
+    @property
+    def bot_key(self) -> tuple[str, str, str]:
+        """Whose bots these are, for taking turns: (address, client, table)."""
+        return (*self.owner, self.id)
+
     def _decides_inline(self, seat: int) -> bool:
         """Whether the seat's bot decides on the event loop (no awaiting)."""
         return self._playable(self.row.seats[seat].agent) == "random" or self.pool is None
@@ -561,7 +733,12 @@ class LiveTable:
         spec = self._specs.get(agent)
         if spec is None:
             spec = self._specs[agent] = playable(
-                self.game, agent, self.limits.max_iterations, self.agents, self.row.players
+                self.game,
+                agent,
+                self.limits.max_iterations,
+                self.agents,
+                self.row.players,
+                self.limits.max_search_seconds,
             )
         return spec
 
@@ -576,13 +753,16 @@ class LiveTable:
                 out = await self.pool.run(
                     bot_move,
                     self.game,
-                    self.state.clone(),  # a copy: the live state may be read meanwhile
+                    # A copy that shares nothing changing with the live state
+                    # (engine/audit.py), pickled at once on this loop (workers.py).
+                    self.state.clone(),
                     spec,
                     self.row.seed,
                     seat,
                     n,
                     imports(spec, self.agents),  # only the operator's own agents
                     seconds=self.limits.bot_seconds,
+                    key=self.bot_key,  # served in turn with other clients' bots
                 )
                 return str(out)
             except BestiaryError as exc:
@@ -596,6 +776,7 @@ class LiveTable:
     def stop_bots(self) -> None:
         """Another process runs this table's bots from now on (it holds the lease)."""
         self.runs_bots = False
+        self.deadlines.clear()
         if self.bot_task is not None:
             self.bot_task.cancel()
         if self.timer is not None:

@@ -236,7 +236,8 @@ function playersTable(view, api) {
     );
   });
   const pool = (n) => h("th", {}, n);
-  return h("div", { class: "tz-table-wrap" }, h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool(t("player")), pool(t("gene pool")), pool(t("discard")), pool(t("hand")), pool(t("expression")), pool(t("play score")), pool(""))), h("tbody", {}, ...rows)));
+  // The wrapper may scroll on a phone: focusable (and named) so a keyboard can scroll it.
+  return h("div", { class: "tz-table-wrap", tabindex: "0", role: "region", "aria-label": t("players") }, h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool(t("player")), pool(t("gene pool")), pool(t("discard")), pool(t("hand")), pool(t("expression")), pool(t("play score")), pool(""))), h("tbody", {}, ...rows)));
 }
 
 const PHASE_NAME = { expression: N_("expression"), growth: N_("growth"), "breed-play": N_("breeding (the winner takes)"), "breed-hand": N_("breeding (keep from hand)"), over: N_("over") };

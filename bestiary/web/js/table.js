@@ -3,8 +3,10 @@
 // viewer beside it; the seats, links and settings in the "Table" menu. One
 // socket per page; it reconnects.
 import { forgetSeat, getJSON, h, PlaySocket, postJSON, savedSeat, saveSeat, seatLabel, seatName } from "./api.js";
+import { chatRefused, receiveChat, setupChat } from "./chat.js";
 import * as generic from "./generic.js";
 import { lang, ready, t, tn } from "./i18n.js";
+import { Coach, tutorialWanted } from "./tutorial.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -34,6 +36,7 @@ const page = {
   notices: new Map(), // the clock's log lines ("a bot moved for Ana"), by their place in the log
   wasOver: false, // the result is scrolled into view once, when the game ends
   joinOffered: false, // the invitation's "Join as …" step is offered once per visit
+  coach: null, // the first-game tutorial (?tutorial=1), js/tutorial.js
 };
 
 function showError(message) {
@@ -55,8 +58,17 @@ async function loadRenderer(game) {
   return generic;
 }
 
+// A message other than a move on the table's socket (chat): whether it went out.
+function sendRaw(msg) {
+  const ws = page.socket && page.socket.ws;
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(msg));
+  return true;
+}
+
 function send(text) {
-  if (!page.socket || !page.socket.act(text)) showError(t("not connected — retrying"));
+  if (!page.socket || !page.socket.act(text)) return showError(t("not connected — retrying"));
+  if (page.coach) page.coach.moved(); // the tutorial's next step waits for a move
 }
 
 // -- confirm moves ---------------------------------------------------------------
@@ -75,9 +87,10 @@ function confirmMoves() {
 // is words; a card (a picture) is named by the action itself ("discard Harpy").
 function actionLabel(text) {
   const el = document.querySelector(`#board [data-action="${CSS.escape(text)}"]`);
-  if (!el || el.querySelector("svg")) return text;
+  const label = generic.actionLabel(page.state, text); // the server's label, in the page's language
+  if (!el || el.querySelector("svg")) return label;
   const words = (el.textContent || "").trim().replace(/\s+/g, " ");
-  return words && words.length <= 80 ? words : text;
+  return words && words.length <= 80 ? words : label;
 }
 
 function choose(text) {
@@ -568,6 +581,8 @@ function renderBoard() {
 }
 
 function onMessage(msg) {
+  if (msg.type === "chat" || msg.type === "chat_history") return receiveChat(msg); // js/chat.js
+  if (msg.type === "error" && msg.chat) return chatRefused(msg); // said in the chat panel
   if (msg.type === "error") return showError(t(msg.message)); // the server's own words are in the catalog
   if (msg.type !== "update") return;
   if (page.freshLog) {
@@ -592,6 +607,7 @@ function onMessage(msg) {
     log: page.log,
     moves: msg.moves,
   };
+  if (page.coach) page.coach.update(page.state); // every update: a burst is drawn once
   // Bots may send many updates in a burst: draw only the latest, once a frame.
   if (!page.drawPending) {
     page.drawPending = true;
@@ -613,6 +629,7 @@ function draw() {
   if (!page.replay) renderLog(withNotices(page.log));
   renderBoard();
   renderPending();
+  if (page.coach) page.coach.render();
   document.body.dataset.over = s.over ? "yes" : "no";
   document.body.dataset.yourTurn = s.yourTurn ? "yes" : "no";
   document.body.dataset.status = page.table.status;
@@ -698,6 +715,7 @@ async function main() {
     return;
   }
   page.renderer = await loadRenderer(page.table.game);
+  if (tutorialWanted()) page.coach = await Coach.open(page.table.game, tableId);
   renderSeats();
   $("copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("invite").value));
   $("copy-seat").addEventListener("click", copySeatLink);
@@ -707,6 +725,7 @@ async function main() {
   setupConfirm();
   setupMenu();
   setupJoin();
+  setupChat({ send: sendRaw, mySeat: () => (page.mine ? page.mine.seat : null) });
   setInterval(renderClock, 250);
   $("rematch").addEventListener("click", rematch);
   $("open-replay").addEventListener("click", openReplay);
