@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..engine.errors import BadInput, BestiaryError
 from ..engine.registry import get_game
+from ..i18n import core
 
 _GAMES = Path(__file__).resolve().parent.parent / "games"
 
@@ -52,8 +53,15 @@ def export(game_id: str, dest: str | Path, field: str = "cards", force: bool = F
     out = Path(dest)
     if out.exists() and not force:
         raise BadInput(f"{out} exists; choose another name or pass --force to overwrite it")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, out)
+    except OSError as exc:  # a folder that cannot be made, a full or read-only disk...
+        raise BadInput(
+            core.gettext("cannot write {path}: {reason}").format(
+                path=out, reason=exc.strerror or type(exc).__name__
+            )
+        ) from None
     return out
 
 

@@ -53,3 +53,15 @@ def test_report_and_compare_of_a_run_with_no_finished_game_say_why(tmp_path: Pat
         assert "is not a leader of this card set" in res.stderr  # the first error, quoted
         assert "this is a bug" not in res.stderr and "Traceback" not in res.output
     assert not (tmp_path / "failed.html").exists()  # no page of zeros was written
+
+
+def test_exporting_cards_to_a_path_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+    """Issue 28, point 4: "`cards --export` to an unwritable path prints 'this is a bug'"."""
+    from bestiary.cli import app as main_app
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    res = runner.invoke(main_app, ["cards", "meat", "--export", str(blocker / "mine.toml")])
+    assert res.exit_code == 2, res.output
+    assert "cannot write" in res.stderr and "this is a bug" not in res.stderr
+    assert blocker.read_text() == "not a folder"
