@@ -91,13 +91,13 @@ def test_the_lite_view_shows_what_the_seats_view_shows() -> None:
     assert {"battle", "after"} <= phases
 
 
-def test_the_playout_options_are_off_by_default_and_reach_playout_bots() -> None:
-    """The heuristic (the yardstick) computes every battle's odds afresh and reads
-    the whole view unless asked; ``ismcts:playout=odds_cache=1;lite=1`` turns both
-    on in its playouts only."""
-    assert HeuristicAgent().odds_cache is False and HeuristicAgent().lite is False
+def test_the_playout_options_are_on_by_default_and_reach_playout_bots() -> None:
+    """Issue 31: the heuristic remembers battle odds and reads the part of the
+    view it uses by default (the same moves: tests/sim/test_same_games.py);
+    ``ismcts:playout=odds_cache=1;lite=1`` still names both for its playouts."""
+    assert HeuristicAgent().odds_cache is True and HeuristicAgent().lite is True
     game = get_game("monster-maker")
-    assert make_agent(game, "heuristic").odds_cache is False  # type: ignore[attr-defined]
+    assert make_agent(game, "heuristic").odds_cache is True  # type: ignore[attr-defined]
     spec = "ismcts:iterations=1,rollout=heuristic,playout=odds_cache=1;lite=1"
     bot = make_agent(game, spec)
     assert isinstance(bot, ISMCTSAgent)

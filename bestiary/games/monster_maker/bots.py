@@ -117,23 +117,52 @@ def _odds_option(name: str, value: str | float) -> float:
     return option_number(name, value, 0.0, 1.0)
 
 
+# Battle odds by rules, party, monster and penalty, shared by every cached bot
+# of the process (``odds_cache``): a simulation's games meet the same parties
+# again and again. The odds are a function of these alone (the card set and
+# strengths follow from the rules), so a bot reads the same numbers as its own
+# ``battle.win_chance`` would give.
+_SHARED_ODDS: dict[tuple[MonsterMakerRules, tuple[tuple[Member, ...], int, int]], float] = {}
+_SHARED_MAX = 50_000  # about 500 bytes each: some 25 MB at most
+
+
+def _shared_odds(
+    cs: CardSet,
+    rules: MonsterMakerRules,
+    table: tuple[Strength | None, ...],
+    key: tuple[tuple[Member, ...], int, int],
+) -> float:
+    odds = _SHARED_ODDS.get((rules, key))
+    if odds is None:
+        if len(_SHARED_ODDS) >= _SHARED_MAX:
+            _SHARED_ODDS.clear()
+        party, need, penalty = key
+        odds = battle.win_chance(cs, rules, table, party, need, penalty)
+        _SHARED_ODDS[(rules, key)] = odds
+    return odds
+
+
 class HeuristicAgent:
-    """Two options for search playouts, where one bot decides thousands of times,
-    both off by default and neither changing a move: ``odds_cache=1`` remembers
-    every battle's exact odds and every card's mean strength for the match (the
-    same party, monster and penalty always has the same odds); ``lite=1`` reads
-    only the entries of the seat's view it uses (``view.PARTIAL_FIELDS``, built
-    without the rest: ``State.partial_view``). Together
-    (``ismcts:playout=odds_cache=1;lite=1``) a search iteration takes about a third
-    of the time. The tuning options (battle odds, blocking, the road back) are
-    described in the module docstring; their defaults play as the plain bot."""
+    """Two options that change no move, both on by default (issue 31: a whole
+    simulation spent half its time on battle odds and a fifth on the view):
+    ``odds_cache`` remembers every battle's exact odds and every card's mean
+    strength for the match (the same party, monster and penalty always has the
+    same odds); ``lite`` reads only the entries of the seat's view it uses
+    (``view.PARTIAL_FIELDS``, built without the rest: ``State.partial_view``).
+    Together a search playout takes about a third of the time and a whole
+    heuristic game about 0.7 of it; ``odds_cache=0,lite=0`` is the old path
+    (``tests/sim/test_same_games.py`` checks the moves are the same). With
+    ``odds_cache`` the odds are also shared by every bot of the process under
+    the same rules (``_shared_odds``). The tuning options (battle odds,
+    blocking, the road back) are described in the module docstring; their
+    defaults play as the plain bot."""
 
     def __init__(
         self,
         seed: int = 0,
         fight_odds: str | float = FIGHT_ODDS,
-        odds_cache: bool | str = False,
-        lite: bool | str = False,
+        odds_cache: bool | str = True,
+        lite: bool | str = True,
         detour_odds: str | float = DETOUR_ODDS,
         enough: str | float = ENOUGH,
         block_margin: str | float = BLOCK_MARGIN,
@@ -407,7 +436,7 @@ class _Turn:
         key = (tuple(party), need, penalty)
         odds = self.agent._odds.get(key)
         if odds is None:
-            odds = battle.win_chance(self.cs, self.rules, self.table, party, need, penalty)
+            odds = _shared_odds(self.cs, self.rules, self.table, key)
             self.agent._odds[key] = odds
         return odds
 

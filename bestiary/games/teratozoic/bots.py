@@ -79,6 +79,7 @@ from .cards import Card, cards_from
 from .closed import upper_bound
 from .rules import BUILD_BEST, EXPRESS, Hold, Keep, Take, TeratozoicState
 from .solver import best_build, shape_of
+from .tiles import monster_value
 
 
 class Weights(NamedTuple):
@@ -210,6 +211,24 @@ class HeuristicAgent:
         rest = sorted((worth(c) for c in own if c != card), reverse=True)[:keeps]
         return float(worth(card)) + sum(rest)
 
+    @staticmethod
+    def _take_gains(
+        view: dict[str, Any], seat: int, cards: list[int], worth: Any
+    ) -> dict[int, float]:
+        """``_take_gain`` of each of ``cards`` (one decision): the own cards
+        ranked once, not once per card (the same values, summed in the same
+        order)."""
+        me = view["players"][seat]
+        own = set(view.get("hand", [])) | set(me["played"] or [])
+        own -= set(view.get("taken", []))
+        keeps = view["era"]["winner_hand"]
+        ranked = sorted(((worth(c), c) for c in own), key=lambda wc: wc[0], reverse=True)
+        out: dict[int, float] = {}
+        for card in cards:
+            rest = [w for w, c in ranked[: keeps + 1] if c != card][:keeps]
+            out[card] = float(worth(card)) + sum(rest)
+        return out
+
     def _colours(self, deck: tuple[Card, ...], view: dict[str, Any], seat: int) -> Counter[str]:
         me = view["players"][seat]
         ids = list(view.get("my_gene_pool", [])) + list(me["discard"]) + list(view.get("hand", []))
@@ -235,17 +254,23 @@ class HeuristicAgent:
             return BUILD_BEST
         colours = self._colours(deck, view, seat)
         progress = self._progress(view)
-        owned = self._gain_base(view, seat)
-        gains: dict[int, int] = {}  # one bound per card and decision (rollouts call this a lot)
+        # One worth per card and decision (rollouts call this a lot); the
+        # closing gains share their Gene Pool counts per colour.
+        gains = _Gains(deck, self._gain_base(view, seat)) if progress > 0 else None
+        worths: dict[int, float] = {}
 
         def worth(card: int) -> float:
-            if progress > 0 and card not in gains:
-                gains[card] = self.closing_gain(deck, owned, card)
-            return self.gene_value(deck[card], colours, progress, gains.get(card, 0), self.weights)
+            got = worths.get(card)
+            if got is None:
+                closes = gains.of(card) if gains is not None else 0
+                got = self.gene_value(deck[card], colours, progress, closes, self.weights)
+                worths[card] = got
+            return got
 
         if phase == "breed-play":
             takes = [a for a in legal if isinstance(a, Take)]
-            return max(takes, key=lambda a: (self._take_gain(view, seat, a.card, worth), -a.card))
+            gain = self._take_gains(view, seat, [a.card for a in takes], worth)
+            return max(takes, key=lambda a: (gain[a.card], -a.card))
         if phase == "breed-hand":
             keeps = [a for a in legal if isinstance(a, Keep)]
             return max(keeps, key=lambda a: (worth(a.card), -a.card))
@@ -298,9 +323,7 @@ class HeuristicAgent:
         if self.stake:
             return self._staked_plan(ctx, view, deck, colours, progress, ignore, can_hold)
         mine = best_build(deck, hand, ignore).score
-        wins = 0.0
-        for best_other, _ in self._sample_others(ctx, view, deck, ignore):
-            wins += 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+        wins = self._wins(ctx, view, deck, ignore, mine)
         if wins / self.samples >= self._threshold(view, ctx.seat):
             return []
         # Expecting to lose: hold back the best genes, play the rest.
@@ -315,6 +338,47 @@ class HeuristicAgent:
 
         ranked = sorted(hand, key=lambda c: -kept_worth(c))
         return ranked[:can_hold]
+
+    def _wins(
+        self,
+        ctx: AgentContext,
+        view: dict[str, Any],
+        deck: tuple[Card, ...],
+        ignore: bool,
+        mine: int,
+    ) -> float:
+        """Over ``samples`` samples of the hidden cards: 1 per sample where
+        ``mine`` beats every other competing player's best build (a declared
+        player's played cards, else its whole hand), a half where the best of
+        them ties it (as ``_sample_others`` would count them).
+
+        Only the comparison with ``mine`` counts, so a build that cannot reach
+        ``mine`` (``_score_bound``) is not solved, and a sample stops at the
+        first build above it. Every sample is still drawn: the seat's RNG
+        must move on as before, or later samples would differ."""
+        wins = 0.0
+        seat = ctx.seat
+        players = view["players"]
+        for _ in range(self.samples):
+            state = ctx.determinize()
+            assert isinstance(state, TeratozoicState)
+            plays = [
+                state.played(s) if players[s]["declared"] else state.hand[s]
+                for s in state.competing
+                if s != seat
+            ]
+            bounds = [_score_bounds(deck, cards, ignore) for cards in plays]
+            tie = lost = any(low > mine for low, _ in bounds)  # beaten, whatever the rest
+            for cards, (low, high) in zip(plays, bounds, strict=True):
+                if lost:
+                    break
+                if high < mine:
+                    continue  # best_build's score is at most the bound
+                score = high if low == high else best_build(deck, cards, ignore).score
+                lost = score > mine
+                tie = tie or score == mine
+            wins += 0.0 if lost else 0.5 if tie else 1.0
+        return wins
 
     def _sample_others(
         self, ctx: AgentContext, view: dict[str, Any], deck: tuple[Card, ...], ignore: bool
@@ -406,6 +470,113 @@ class HeuristicAgent:
             if value > best_value + 1e-9:
                 best_value, best_hold = value, k
         return ranked[:best_hold]
+
+
+class _Gains:
+    """``closing_gain`` of many cards against one Gene Pool (one decision):
+    the pool's shapes counted once per colour, and one answer per colour and
+    shape (cards of one colour and shape gain alike)."""
+
+    __slots__ = ("base", "deck", "done", "mine")
+
+    def __init__(self, deck: tuple[Card, ...], owned: list[int]) -> None:
+        self.deck = deck
+        shapes = _shapes(deck)
+        counts: dict[str, dict[tuple[int, ...], int]] = {}
+        for c in owned:
+            per = counts.setdefault(deck[c].colour, {})
+            shape = shapes[c]
+            per[shape] = per.get(shape, 0) + 1
+        self.mine = {colour: Counter(per) for colour, per in counts.items()}
+        self.base: dict[str, int] = {}
+        self.done: dict[tuple[str, tuple[int, ...]], int] = {}
+
+    def of(self, card: int) -> int:
+        """``HeuristicAgent.closing_gain(deck, owned, card)``."""
+        c = self.deck[card]
+        if not c.single_colour:
+            return 0
+        shape = _shapes(self.deck)[card]
+        key = (c.colour, shape)
+        got = self.done.get(key)
+        if got is None:
+            mine = self.mine.get(c.colour, Counter())
+            base = self.base.get(c.colour)
+            if base is None:
+                base = self.base[c.colour] = _bound(mine)
+            with_card = mine.copy()
+            with_card[shape] += 1
+            got = self.done[key] = _bound(with_card) - base
+        return got
+
+
+# Per card set (by identity; decks are cached per card file): every card's
+# ``shape_of``.
+_SHAPES: dict[int, tuple[tuple[Card, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _shapes(deck: tuple[Card, ...]) -> tuple[tuple[int, ...], ...]:
+    got = _SHAPES.get(id(deck))
+    if got is None or got[0] is not deck:
+        got = _SHAPES[id(deck)] = (deck, tuple(shape_of(c) for c in deck))
+    return got[1]
+
+
+# Per card set (by identity; decks are cached per card file): per card, what
+# ``_score_bounds`` reads of it.
+_BOUND_ROWS: dict[int, tuple[tuple[Card, ...], list[tuple[str, int, bool, bool, bool, int]]]] = {}
+
+
+def _score_bounds(deck: tuple[Card, ...], cards: list[int], ignore: bool) -> tuple[int, int]:
+    """A lower and an upper bound on ``best_build(deck, cards, ignore).score``,
+    cheap beside the solver.
+
+    Lower: every card laid apart (a build the solver may choose: one-card
+    monsters, closed when the card has no ends, plus one when all are).
+    Upper: a build scores its monsters' values plus one when all are closed;
+    a monster's card counts its face value doubled per doubling card of its
+    colour in it (any colour with ``ignore``), so at most per doubling card
+    of its colour among ``cards``; a closed single-colour monster adds 1
+    doubled per doubling card in it, and a colour has at most one closed
+    monster per card without ends (one alone) and one per two other cards
+    (a closed monster of several cards has no card without ends)."""
+    got = _BOUND_ROWS.get(id(deck))
+    if got is None or got[0] is not deck:
+        rows = [
+            (
+                c.colour,
+                c.value,
+                c.doubler,
+                c.single_colour,
+                c.orients[0] == 0,
+                monster_value([c], c.orients[0] == 0, False),  # alone (any ``ignore``)
+            )
+            for c in deck
+        ]
+        got = _BOUND_ROWS[id(deck)] = (deck, rows)
+    rows = got[1]
+    doublers: dict[str, int] = {}
+    for c in cards:
+        colour, _, doubler, _, _, _ = rows[c]
+        if doubler:
+            doublers[colour] = doublers.get(colour, 0) + 1
+    every = sum(doublers.values())
+    low, high = 0, 1
+    all_closed = True
+    alone: dict[str, int] = {}
+    joined: dict[str, int] = {}
+    for c in cards:
+        colour, value, _, single, no_ends, apart = rows[c]
+        low += apart
+        all_closed = all_closed and no_ends
+        high += value << (every if ignore else doublers.get(colour, 0))
+        if single:
+            into = alone if no_ends else joined
+            into[colour] = into.get(colour, 0) + 1
+    for colour in alone.keys() | joined.keys():
+        monsters = alone.get(colour, 0) + joined.get(colour, 0) // 2
+        high += monsters << doublers.get(colour, 0)
+    return low + int(all_closed and bool(cards)), high
 
 
 def _bound(counts: Counter[tuple[int, ...]]) -> int:

@@ -28,8 +28,8 @@ class _Ctx:
         self._view, self._legal = view, [_Act(t) for t in legal]
         self.seat = view["seat"]
 
-    def view(self) -> dict[str, Any]:
-        return self._view
+    def view(self, fields: frozenset[str] | None = None) -> dict[str, Any]:
+        return self._view  # the whole hand-made view, as AgentContext.view(fields) may
 
     def legal(self) -> list[_Act]:
         return self._legal
