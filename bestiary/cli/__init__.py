@@ -7,7 +7,7 @@ One module per group of commands; they are registered here, in the order
 from __future__ import annotations
 
 from ..i18n import N_
-from . import bench, hint, inspect, lab, play, replay, serve, simulate
+from . import bench, hint, inspect, lab, play, replay, rl, serve, simulate
 from .app import app
 
 # What `--help` says of each command (the docstrings, marked for translation).
@@ -35,6 +35,14 @@ HELP = {
     ),
     "arena": N_(
         "Round robin between agents with seats rotated: OpenSkill ratings with uncertainty."
+    ),
+    "ab": N_(
+        "Play two versions of a game on common seeds in batches until a metric's change "
+        "is known (an always-valid confidence sequence) or the budget of games is spent."
+    ),
+    "tune": N_(
+        "Find the value of one card's integer field at which a metric reaches a target "
+        "(bisection; the metric assumed monotone in the field)."
     ),
     "validate": N_("List every problem of a card file at once (exit 1 if there is any)."),
     "replay": N_("Step through a recorded game and check that it replays to its result."),
@@ -73,10 +81,13 @@ app.command(help=HELP["report"])(lab.report)
 app.command(help=HELP["compare"])(lab.compare)
 app.command(help=HELP["sweep"])(lab.sweep)
 app.command(help=HELP["arena"])(lab.arena)
+app.command(help=HELP["ab"])(lab.ab)
+app.command(help=HELP["tune"])(lab.tune)
 app.command(help=HELP["validate"])(lab.validate)
 app.command(cls=inspect.ScoreCommand, help=HELP["score"])(inspect.score)
 app.command(help=HELP["bench"])(bench.bench)
 app.command(help=HELP["serve"])(serve.serve)
+app.add_typer(rl.app, name="rl")
 
 __all__ = ["app", "main"]
 
