@@ -474,14 +474,14 @@ def test_slip_the_breeding_phase_is_named_in_good_polish() -> None:
     nominative) instead of standing where Polish wants the genitive."""
     catalog = _pages_catalog()
     msgid = (
-        "Generation {n} · phase {phase} · Mutations Deck {deck} (discard {discard}) · "
-        "Eras to come: {eras}"
+        "Generation {n} · phase {phase} · Mutations Deck {deck} · Mutations Deck Discard Pile "
+        "{discard} · Eras to come: {eras}"
     )
     phase = catalog["breeding (the winner takes)"]
     said = catalog[msgid].format(n=2, phase=phase, deck=40, discard=3, eras="Temnozoic Era")
     assert said == (
-        "Pokolenie 2 · faza: rozmnażanie (zwycięzca bierze) · Talia Mutacji: 40 (odrzucone: 3) · "
-        "nadchodzące Ery: Temnozoic Era"
+        "Pokolenie 2 · faza: rozmnażanie (zwycięzca bierze) · Talia Mutacji: 40 · odrzucone z "
+        "Talii Mutacji: 3 · nadchodzące Ery: Temnozoic Era"
     )
 
 

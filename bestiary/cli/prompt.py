@@ -386,7 +386,7 @@ class Prompt:
         rule = None
         if event is not None:
             try:
-                rule = self.t.game.event_rule(event.kind)
+                rule = self.t.game.event_rule(event.kind, event.data)
             except Exception:  # a broken rules table must not cost the player the game
                 rule = None
         if rule is None or not (rule.title or rule.quote):

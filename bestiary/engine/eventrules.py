@@ -8,18 +8,25 @@ kind::
     quote = "Dobierz kartę ze stosu."  # the rulebook's own words (its language)
     quote_pl = "…"                     # optional: a bilingual rulebook's other language
 
-``rule_for(game_dir, kind)`` returns the anchor, the heading's title, the quote and
-the text of that RULES.md section; ``slug`` is how a heading becomes an anchor
-(GitHub's way: lower case, punctuation dropped, spaces to hyphens).
+``rule_for(game_dir, kind, data)`` returns the anchor, the heading's title, the quote and
+the text of that RULES.md section. One kind may stand for several rules (a
+discard forced by a proud monster is not a turn's discard): a table named
+``"<kind> <field>=<value>"`` is the rule of those events of ``kind`` whose
+``data[field]`` reads ``value`` (``true``/``false`` for a flag); the first such
+table in the file that matches wins, the plain ``[<kind>]`` otherwise. ``slug``
+is how a heading becomes an anchor (GitHub's way: lower case, punctuation
+dropped, spaces to hyphens).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .datafile import read_text
 
@@ -70,9 +77,34 @@ def table(game_dir: Path) -> dict[str, dict[str, str]]:
     return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in data.items()}
 
 
-def rule_for(game_dir: Path, kind: str) -> EventRule | None:
-    """The rule behind events of ``kind`` in the game kept in ``game_dir``."""
-    entry = table(game_dir).get(kind)
+@cache
+def variants(game_dir: Path, kind: str) -> tuple[tuple[str, str, str], ...]:
+    """(table name, field, value) of each narrower rule of ``kind``, in file order."""
+    found = []
+    for name in table(game_dir):
+        head, _, cond = name.partition(" ")
+        field, eq, value = cond.partition("=")
+        if head == kind and eq and field:
+            found.append((name, field, value))
+    return tuple(found)
+
+
+def pick(found: tuple[tuple[str, str, str], ...], kind: str, data: Mapping[str, Any] | None) -> str:
+    """The table that holds the rule of one event: its first matching variant, else ``kind``."""
+    if data:
+        for name, field, value in found:
+            if field in data:
+                got = data[field]
+                text = str(got).lower() if isinstance(got, bool) else str(got)
+                if text == value:
+                    return name
+    return kind
+
+
+def rule_for(game_dir: Path, kind: str, data: Mapping[str, Any] | None = None) -> EventRule | None:
+    """The rule behind events of ``kind`` (this one event's, given its ``data``)
+    in the game kept in ``game_dir``."""
+    entry = table(game_dir).get(pick(variants(game_dir, kind), kind, data))
     if entry is None:
         return None
     anchor = entry.get("anchor", "")

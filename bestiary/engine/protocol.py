@@ -319,11 +319,12 @@ class Game(ABC):
         path = folder / "RULES.md" if folder else None
         return path if path is not None and path.is_file() else None
 
-    def event_rule(self, kind: str) -> EventRule | None:
+    def event_rule(self, kind: str, data: Mapping[str, Any] | None = None) -> EventRule | None:
         """The RULES.md section and rulebook quote behind events of ``kind``
-        (from ``data/event_rules.toml`` beside the game's code)."""
+        (from ``data/event_rules.toml`` beside the game's code); given an
+        event's ``data``, the narrower rule that table keeps for it, if any."""
         folder = self.package_dir()
-        return rule_for(folder, kind) if folder else None
+        return rule_for(folder, kind, data) if folder else None
 
     def catalog(self, rules: Ruleset) -> dict[str, Any] | None:
         """JSON-safe card list for ``bestiary cards`` (None: this game has none)."""

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..engine.eventrules import pick, variants
 from ..engine.events import Event
 from ..engine.protocol import Game, State
 from ..i18n import LANGUAGES, N_, core, language, use_language
@@ -64,16 +65,28 @@ def describe(game: Game, event: Event, names: Sequence[str] | None = None) -> st
         return event.kind
 
 
-def rule_json(game: Game, kind: str) -> dict[str, str] | None:
+def rule_json(
+    game: Game, kind: str, data: Mapping[str, Any] | None = None
+) -> dict[str, str] | None:
     """The rule behind events of ``kind`` (anchor, title, quote) in the
-    current language, or None. Found once per game, kind and language (the
+    current language, or None; given an event's ``data``, the narrower rule
+    the game's table keeps for it. Found once per game, rule and language (the
     lookup resolves the game's folder on disk: a tenth of a busy server's
     time when it was done for every event); do not change what it returns."""
-    key = (type(game), game.id, kind, language())
+    where = (type(game), game.id, kind)
+    narrower = _variants.get(where)
+    if narrower is None:
+        folder = game.package_dir()
+        narrower = variants(folder, kind) if folder else ()
+        if len(_variants) < _RULES_SIZE:
+            _variants[where] = narrower
+    name = pick(narrower, kind, data)
+    key = (type(game), game.id, name, language())
     if key in _rules:
         return _rules[key]
     try:
-        rule = game.event_rule(kind)
+        # The plain rule is asked as before (a game may override event_rule(kind)).
+        rule = game.event_rule(kind, data) if name != kind else game.event_rule(kind)
     except Exception:  # a broken rules table costs the tooltip, not the game
         log.exception("event_rule failed for %s event %s", game.id, kind)
         return None
@@ -85,6 +98,8 @@ def rule_json(game: Game, kind: str) -> dict[str, str] | None:
 
 _RULES_SIZE = 10_000  # (game, kind, language) entries: far more than the games have
 _rules: dict[tuple[type, str, str, str], dict[str, str] | None] = {}
+# (game, kind) → the narrower rules its table keeps for some events of that kind
+_variants: dict[tuple[type, str, str], tuple[tuple[str, str, str], ...]] = {}
 
 
 def seat_names(table: Mapping[str, Any] | None, lang: str = "en") -> tuple[str, ...]:
@@ -135,7 +150,7 @@ def _payload(game: Game, event: Event, names: Names) -> dict[str, Any]:
     for lang in LANGUAGES:
         with use_language(lang):
             texts[lang] = describe(game, event, _names_in(names, lang) or None)
-            found = rule_json(game, event.kind)
+            found = rule_json(game, event.kind, event.data)
         if found is not None:
             quotes[lang] = found["quote"]
             if rule is None or lang == "en":

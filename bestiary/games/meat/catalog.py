@@ -56,7 +56,15 @@ def catalog(cs: CardSet) -> dict[str, Any]:
     # "texts": the card's and the leader's text in every language (a page shows
     # its reader's; "text" stays the current language's, for the terminal).
     leaders = [
-        {"name": x.name, "en": x.en, "text": leader_text(x), "texts": _in_each(leader_text, x)}
+        {
+            "name": x.name,
+            "en": x.en,
+            "text": leader_text(x),
+            "texts": _in_each(leader_text, x),
+            # the bonus a faction_stat leader gives (the page's hand shows it)
+            "passive": x.passive,
+            "boost": [x.faction, x.attack, x.defence] if x.passive == "faction_stat" else None,
+        }
         for x in cs.leaders
     ]
     return {

@@ -300,7 +300,14 @@ def _line(e: Event, names: Names) -> str:
     if k == "countered":
         return _("{card} cancels {spell}").format(card=_.noun(d["card"]), spell=_.noun(d["spell"]))
     if k == "attached":
-        return _("{player} fuses {card} with {target}").format(
+        # FUSION equipment fuses with a creature; the rest is simply put on
+        # (a record from before the flag said "fuses" for both).
+        text = (
+            _("{player} fuses {card} with {target}")
+            if d.get("fusion", True)
+            else _("{player} equips {target} with {card}")
+        )
+        return text.format(
             player=who,
             card=_.noun(d["card"]),
             target=creature(d.get("target_card"), d["target"], names),

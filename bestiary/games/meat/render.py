@@ -115,6 +115,8 @@ def _catalog_by_name() -> dict[str, Mapping[str, Any]]:
             texts[d.name] = rec
         for x in cs.leaders:
             texts[x.name] = {"name": x.name, "text": leader_text(x)}
+            if x.passive == "faction_stat":  # what the hand shows with this leader
+                texts[x.name] = {**texts[x.name], "boost": (x.faction, x.attack, x.defence)}
         _TEXTS[lang] = texts
     return _TEXTS[lang]
 
@@ -122,10 +124,10 @@ def _catalog_by_name() -> dict[str, Mapping[str, Any]]:
 _TEXTS: dict[str, dict[str, Mapping[str, Any]]] = {}
 
 
-def card_summary(name: str, cost: bool = True) -> str:
+def card_summary(name: str, cost: bool = True, leader: str | None = None) -> str:
     """``cost 2 · 4/4 · CLEAVE`` for a creature, ``cost 1 · INSTANT. …`` for a
     destiny card; ``cost=False`` leaves the price out (placing a drafted
-    creature costs nothing)."""
+    creature costs nothing); ``leader``: its owner's, whose bonus it shows."""
     rec = _catalog_by_name().get(name)
     if rec is None:
         return ""
@@ -133,13 +135,29 @@ def card_summary(name: str, cost: bool = True) -> str:
     if cost and "cost" in rec:
         bits.append(_("cost {n}").format(n=rec["cost"]))
     if "faction" in rec:
-        bits.append(f"{rec['attack']}/{rec['defence']}")
+        bits.append(_stats(rec, leader))
     if rec.get("text"):
         bits.append(str(rec["text"]))
     return " · ".join(bits)
 
 
-def _cards_table(title: str, names: Sequence[str]) -> Table:
+def _stats(rec: Mapping[str, Any], leader: str | None) -> str:
+    """A creature's attack/defence as it will fight: with its owner's leader's
+    bonus for its faction, ``3/5 (leader +0/+1)`` (issue 29: the hand showed the
+    printed numbers while the field showed the leader's +1)."""
+    if "faction" not in rec:
+        return ""
+    boost = _catalog_by_name().get(leader or "", {}).get("boost")
+    if not boost or boost[0] != rec["faction"]:
+        return f"{rec['attack']}/{rec['defence']}"
+    return _("{attack}/{defence} (leader {bonus})").format(
+        attack=rec["attack"] + boost[1],
+        defence=rec["defence"] + boost[2],
+        bonus=f"{boost[1]:+d}/{boost[2]:+d}",
+    )
+
+
+def _cards_table(title: str, names: Sequence[str], leader: str | None = None) -> Table:
     t = Table(title=Text(title), title_justify="left", expand=False)
     t.add_column(_("card"))
     t.add_column(_("cost"), justify="right")
@@ -150,7 +168,7 @@ def _cards_table(title: str, names: Sequence[str]) -> Table:
     order = {n: i for i, n in enumerate(_catalog_by_name())}
     for name in sorted(names, key=lambda n: order.get(n, len(order))):
         rec = _catalog_by_name().get(name, {})
-        stats = f"{rec['attack']}/{rec['defence']}" if "faction" in rec else ""
+        stats = _stats(rec, leader)
         t.add_row(Text(name), str(rec.get("cost", "")), stats, Text(str(rec.get("text", ""))))
     return t
 
@@ -218,14 +236,17 @@ def action_label(view: Mapping[str, Any], text: str) -> str:
         me = view.get("seat")
         if isinstance(me, int):
             return f"{text}  ({_slot_name(view, me, LANES.index(rest))}{extra})"
+    me = view.get("seat")
+    leaders = view.get("leaders") or []
+    lead = leaders[me] if isinstance(me, int) and 0 <= me < len(leaders) else None
     if verb in ("leader", "draft", "set", "cast", "resolve", "pay"):
         name = rest.split(" @ ")[0]
-        summary = card_summary(name)
+        summary = card_summary(name, leader=lead)
         if summary:
             return f"{text}{extra}  ({summary})"
     if verb == "place":
         name, _sep, lane = rest.rpartition(" ")
-        summary = card_summary(name, cost=False) if lane in LANES else ""
+        summary = card_summary(name, cost=False, leader=lead) if lane in LANES else ""
         if summary:
             return f"{text}  ({summary})"
     return f"{text}{extra}"
@@ -313,8 +334,12 @@ def _board(view: Mapping[str, Any]) -> Table:
     board.add_column(_("front"))
     board.add_column(_("right flank ↔ their left flank"))
     board.add_column(_("destiny"))
-    for a, b in [(s, s ^ 1) for s in range(0, n, 2)]:
-        for s in (b, a):  # the opponent on top, mirrored so that facing lanes line up
+    # My side's row below, unmirrored, so that the columns name my lanes; the
+    # seat across on top, mirrored so that facing lanes line up (issue 29: a
+    # seat of the second team saw its own row mirrored under these headers).
+    mine = seat & 1 if isinstance(seat, int) else 0
+    for a, b in [(s | mine, (s | mine) ^ 1) for s in range(0, n, 2)]:
+        for s in (b, a):
             f = view["field"][s]
             cells = [_cell(c) for c in f["creatures"]]
             if s == b:
@@ -371,7 +396,9 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
         else:
             mark = _("Hand of your teammate {player}").format(player=_who(view, int(s)))
         parts.append(
-            _cards_table(mark, cards) if cards else Text(_("{hand}: empty").format(hand=mark))
+            _cards_table(mark, cards, view["leaders"][int(s)])
+            if cards
+            else Text(_("{hand}: empty").format(hand=mark))
         )
         picked = view.get("chosen", {}).get(s)
         if picked:

@@ -511,6 +511,7 @@ class MeatRound(MeatBoard):
                     card=d.name,
                     target=slot,
                     target_card=self.shown_name(slot),
+                    fusion=d.fusion,  # the log says "fuses" only for FUSION (issue 29)
                 )
         else:
             self.dstat[iid] = D_NONE

@@ -120,13 +120,12 @@ class Claims(Natures):
             if q in self.claim_choice and self.claim_choice[q].kind == CLAIM
         ]
         c, s = self.claim_card, self.claim_from
-        if self.log.enabled:
-            # Only the seats that were asked learn that the window closed unclaimed.
+        if self.log.enabled and not claimers:
+            # Only the seats that were asked learn that the window closed unclaimed;
+            # a claim is told by its own "claimed" line (issue 29: an "X is
+            # claimed" line before it said nothing more).
             self.log.emit(
-                "claims_closed",
-                to=None if claimers else self.claim_seats,
-                card=self.deck.names[c],
-                claimed=bool(claimers),
+                "claims_closed", to=self.claim_seats, card=self.deck.names[c], claimed=False
             )
         if not claimers:
             self._begin_turn((s + 1) % self.players)

@@ -271,6 +271,19 @@ def _round_result(last: Mapping[str, Any]) -> RenderableType:
     return table
 
 
+def fresh_result(view: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The last round's result while it is news: at the game's end, or during
+    the next round's first go-round (each seat has a turn with it on screen).
+    After that it is old news (issue 29: it stayed through the whole next
+    round); the log keeps its "Round N ends" line."""
+    last = view.get("last_round")
+    if not last:
+        return None
+    if view.get("result") or int(view.get("turns") or 0) <= int(view.get("players") or 0):
+        return last
+    return None
+
+
 def can_table(view: Mapping[str, Any]) -> bool:
     """May the seat table a drawn card now? The rule of ``table``: a card drawn this
     turn, of a laid set's key, not banned, and not the last card that could pay
@@ -423,8 +436,9 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
                 style="bold red",
             )
         )
-    if view.get("last_round"):
-        parts.append(_round_result(view["last_round"]))
+    last = fresh_result(view)
+    if last:
+        parts.append(_round_result(last))
     if events:
         # Every event given is shown: the caller decides how far back to go.
         log = Text("\n".join(game.describe_event(e) for e in events))

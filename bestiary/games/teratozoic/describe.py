@@ -199,7 +199,7 @@ class _Lines:
         )
 
     def eliminated(self, d: Mapping[str, Any]) -> str:
-        return _("{name} has fewer than five cards in their Gene Pool and is out").format(
+        return _("{name} has fewer than five cards in their entire Gene Pool and is out").format(
             name=self.who(d["seat"])
         )
 
@@ -209,7 +209,7 @@ class _Lines:
         ).format(name=self.who(d["seat"]), cards=cards_text(d["size"]))
 
     def final_shuffle(self, d: Mapping[str, Any]) -> str:
-        return _("Every Gene Pool is shuffled with its discard pile for the last time")
+        return _("Every Gene Pool is shuffled with its Gene Pool Discard Pile for the last time")
 
     def generation(self, d: Mapping[str, Any]) -> str:
         return _("— Generation {number} ({era}) —").format(number=d["number"], era=d["era"])
@@ -295,23 +295,23 @@ ACTION_LABELS = patterns(
         (r"build placed", N_("finish building by hand")),
         (r"take (?P<card>.+)", N_("take {card}")),
         (r"keep (?P<card>.+)", N_("keep {card}")),
-        (r"start (?P<card>.+) turned", N_("start a monster with {card}, turned")),
+        (r"start (?P<card>.+) turned", N_("start a monster with {card}, upside down")),
         (r"start (?P<card>.+)", N_("start a monster with {card}")),
         (
             r"attach (?P<card>.+) N of (?P<anchor>.+) turned",
-            N_("put {card} above {anchor}, turned"),
+            N_("put {card}, upside down, above {anchor}"),
         ),
         (
             r"attach (?P<card>.+) E of (?P<anchor>.+) turned",
-            N_("put {card} right of {anchor}, turned"),
+            N_("put {card}, upside down, right of {anchor}"),
         ),
         (
             r"attach (?P<card>.+) S of (?P<anchor>.+) turned",
-            N_("put {card} below {anchor}, turned"),
+            N_("put {card}, upside down, below {anchor}"),
         ),
         (
             r"attach (?P<card>.+) W of (?P<anchor>.+) turned",
-            N_("put {card} left of {anchor}, turned"),
+            N_("put {card}, upside down, left of {anchor}"),
         ),
         (r"attach (?P<card>.+) N of (?P<anchor>.+)", N_("put {card} above {anchor}")),
         (r"attach (?P<card>.+) E of (?P<anchor>.+)", N_("put {card} right of {anchor}")),

@@ -194,7 +194,9 @@ def grid(deck: Sequence[Card], placements: Sequence[Placement]) -> Text:
 
 def _monsters(deck: Sequence[Card], build: Mapping[str, Any]) -> Text:
     out = Text()
-    for m in build["monsters"]:
+    for k, m in enumerate(build["monsters"]):
+        if k:
+            out.append("\n")  # a gap between monsters (issue 29)
         pl = [Placement(c, x, y, bool(t)) for c, x, y, t in m["placements"]]
         n = len(m["cards"])
         if m["closed"]:
@@ -233,8 +235,10 @@ def _players(view: Mapping[str, Any]) -> Table:
     table = Table(show_lines=False, expand=False)
     for col in (
         _("player"),
+        # The rulebook's words: the Gene Pool is the face-down pile a player
+        # draws from, its discard pile the face-up one (issue 29).
         _("Gene Pool"),
-        _("discard pile"),
+        _("Gene Pool Discard Pile"),
         _("hand"),
         _("held back"),
         _("play score"),
@@ -324,7 +328,9 @@ def _placing(deck: Sequence[Card], view: Mapping[str, Any]) -> Text:
         + "\n",
         style="bold",
     )
-    for k in sorted({round(p.x / _APART) for p in placed}):
+    for n, k in enumerate(sorted({round(p.x / _APART) for p in placed})):
+        if n:
+            out.append("\n")  # a gap: separate monsters must not look joined (issue 29)
         out.append_text(grid(deck, [p for p in placed if round(p.x / _APART) == k]))
     return out
 
@@ -339,16 +345,23 @@ def _mine(deck: Sequence[Card], view: Mapping[str, Any], seat: int) -> Text:
     me = next(p for p in view["players"] if p["seat"] == seat)
     pool, discard = view["my_gene_pool"], sorted(me["discard"])
     mine.append(
-        "\n" + _("Your Gene Pool: {cards}").format(cards=cards_text(len(pool) + len(discard)))
-    )
-    mine.append("\n  ")
-    mine.append_text(
-        fill(_("to draw ({n}, order unknown): {cards}"), n=str(len(pool)), cards=_cards(deck, pool))
+        "\n"
+        + _("Your entire Gene Pool, outside your hand: {cards}").format(
+            cards=cards_text(len(pool) + len(discard))
+        )
     )
     mine.append("\n  ")
     mine.append_text(
         fill(
-            _("discard pile ({n}, face up): {cards}"),
+            _("Gene Pool, to draw ({n}, order unknown): {cards}"),
+            n=str(len(pool)),
+            cards=_cards(deck, pool),
+        )
+    )
+    mine.append("\n  ")
+    mine.append_text(
+        fill(
+            _("Gene Pool Discard Pile ({n}, face up): {cards}"),
             n=str(len(discard)),
             cards=_cards(deck, discard),
         )
@@ -382,8 +395,8 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
     )
     head.append(
         _(
-            "Generation {generation} · {phase} · Mutations Deck {deck} (discard pile {discard}) "
-            "· Eras to come: {eras}"
+            "Generation {generation} · {phase} · Mutations Deck {deck} · Mutations Deck "
+            "Discard Pile {discard} · Eras to come: {eras}"
         ).format(
             generation=view["generation"],
             phase=_phase(view["phase"]),

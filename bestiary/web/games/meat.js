@@ -190,8 +190,13 @@ function namedCard(name, opts = {}) {
     width: opts.width || 84,
     selected: opts.selected,
   });
-  if (c && c.type === "creature") stats(el, c.attack, c.defence, 0);
+  // The numbers it will fight with: its owner's leader's faction bonus counted
+  // (render.py _stats; issue 29: the hand showed the printed ones).
+  const lead = opts.leader && catalog.leaders && catalog.leaders.get(opts.leader);
+  const boost = lead && lead.boost && c && c.faction === lead.boost[0] ? lead.boost : null;
+  if (c && c.type === "creature") stats(el, c.attack + (boost ? boost[1] : 0), c.defence + (boost ? boost[2] : 0), 0);
   if (c && c.text) el.querySelector("title").textContent += ` — ${textOf(c)}`;
+  if (boost) el.querySelector("title").textContent += " — " + t("{attack}/{defence} (leader {bonus})", { attack: c.attack + boost[1], defence: c.defence + boost[2], bonus: `${boost[1] >= 0 ? "+" : ""}${boost[1]}/${boost[2] >= 0 ? "+" : ""}${boost[2]}` });
   el.setAttribute("data-help", cardHelp(name));
   return el;
 }
@@ -448,7 +453,7 @@ function handPanel(view, state, api) {
         },
         ondragend: dragEnded,
       },
-      namedCard(name, { selected: selected === name }),
+      namedCard(name, { selected: selected === name, leader: view.leaders && view.leaders[view.seat] }),
     );
     return el;
   });

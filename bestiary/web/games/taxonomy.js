@@ -307,7 +307,9 @@ export function render(root, state, api) {
 
   // -- scoring -------------------------------------------------------------------------
   if (v.round_results && v.round_results.length) {
-    const last = v.last_round;
+    // The last round's scoring while it is news: at the end, or in the next round's
+    // first go-round (render.py fresh_result); the table above keeps every round.
+    const last = v.result || (v.turns || 0) <= (v.players || 0) ? v.last_round : null;
     parts.push(
       h("h3", {}, t("Rounds")),
       h(

@@ -214,7 +214,7 @@ function eraPanel(view) {
       { class: "tz-era-rules" },
       t("draw {m} mutations + {g} from your Gene Pool · play at least {min} · the winner gains {wp} from play + {wh} from hand · the others {oh} from hand", { m: e.mutations, g: e.gene_pool, min: e.min_play, wp: e.winner_play, wh: e.winner_hand, oh: e.others_hand }),
     ),
-    h("div", { class: "muted" }, t("Generation {n} · phase {phase} · Mutations Deck {deck} (discard {discard}) · Eras to come: {eras}", { n: view.generation, phase: t(PHASE_NAME[view.phase] || view.phase), deck: view.mutations_deck, discard: view.mutations_discard, eras: view.eras_left.join(", ") || t("none — this is the last") })),
+    h("div", { class: "muted" }, t("Generation {n} · phase {phase} · Mutations Deck {deck} · Mutations Deck Discard Pile {discard} · Eras to come: {eras}", { n: view.generation, phase: t(PHASE_NAME[view.phase] || view.phase), deck: view.mutations_deck, discard: view.mutations_discard, eras: view.eras_left.join(", ") || t("none — this is the last") })),
   );
 }
 
@@ -237,7 +237,7 @@ function playersTable(view, api) {
   });
   const pool = (n) => h("th", {}, n);
   // The wrapper may scroll on a phone: focusable (and named) so a keyboard can scroll it.
-  return h("div", { class: "tz-table-wrap", tabindex: "0", role: "region", "aria-label": t("players") }, h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool(t("player")), pool(t("gene pool")), pool(t("discard")), pool(t("hand")), pool(t("expression")), pool(t("play score")), pool(""))), h("tbody", {}, ...rows)));
+  return h("div", { class: "tz-table-wrap", tabindex: "0", role: "region", "aria-label": t("players") }, h("table", { class: "scores tz-players" }, h("thead", {}, h("tr", {}, pool(t("player")), pool(t("Gene Pool")), pool(t("Gene Pool Discard Pile")), pool(t("hand")), pool(t("expression")), pool(t("play score")), pool(""))), h("tbody", {}, ...rows)));
 }
 
 const PHASE_NAME = { expression: N_("expression"), growth: N_("growth"), "breed-play": N_("breeding (the winner takes)"), "breed-hand": N_("breeding (keep from hand)"), over: N_("over") };
