@@ -27,7 +27,9 @@ except ImportError as exc:  # say how to get it rather than a bare traceback
         "bestiary.openspiel needs OpenSpiel: pip install 'bestiary[openspiel]'"
     ) from exc
 
+from ..engine.protocol import Game
 from ..engine.registry import all_games
+from ..rl.encoding import observer_for
 from .game import BridgeGame, game_class, game_type, openspiel_name
 from .state import BridgeState
 
@@ -40,6 +42,8 @@ def register_all() -> dict[str, str]:
     """Register every game that loads (idempotent); OpenSpiel name -> game id."""
     known = set(pyspiel.registered_names())
     for game in all_games():
+        if not _encodable(game):
+            continue  # a game without an observation encoding (a test's toy game)
         name = openspiel_name(game.id)
         if name in _registered or name in known:
             _registered.setdefault(name, game.id)
@@ -47,6 +51,15 @@ def register_all() -> dict[str, str]:
         pyspiel.register_game(game_type(game), game_class(game))
         _registered[name] = game.id
     return dict(_registered)
+
+
+def _encodable(game: Game) -> bool:
+    """Whether the game has the observation encoding OpenSpiel's tensors need."""
+    try:
+        observer_for(game, min(game.allowed_players()), game.ruleset())
+    except NotImplementedError:
+        return False
+    return True
 
 
 def names() -> list[str]:

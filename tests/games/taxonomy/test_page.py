@@ -84,7 +84,9 @@ def test_the_page_of_a_seat_not_asked_is_the_same_whoever_may_claim(page: Any) -
         st, _ = world(named)
         st.apply_text(0, "discard Ghost")
         html = draw(page, st, 2)
-        assert "phase: discard" in html and "phase: claim" not in html
+        # The phase as the page names it (taxonomy.js PHASE_NAME): the
+        # discard phase reads "draw and discard", the claim window "claiming".
+        assert "phase: draw and discard" in html and "phase: claiming" not in html
         assert "tx-claim" not in html
         pages.append(html)
     assert pages[0] == pages[1] == pages[2]
@@ -97,4 +99,4 @@ def test_the_claimer_picks_the_cards_to_keep_on_the_page(page: Any) -> None:
     html = draw(page, st, 1)
     for name in [*UNDEAD3, "Pharaoh"]:
         assert f'data-action="keep {name}"' in html
-    assert "choose 1 card to keep in hand" in html
+    assert "Choose 1 card to keep in hand" in html
