@@ -328,6 +328,11 @@ def _print_summary(table: Any) -> None:
         if m.section in ("seats", "agents", "outcome", "length", "ludii"):
             t.add_row(esc(m.shown), fmt(m), f"{m.count:g}")
     out.print(t)
+    from ..lab.power import report_power
+
+    _print_power(
+        [p.to_json() | {"label": p.shown} for p in report_power(all_metrics(table).values())]
+    )
 
 
 # --------------------------------------------------------------------------- compare
@@ -366,6 +371,7 @@ def compare(
     for m in data["metrics"][:25]:
         t.add_row(*_compare_cells(m))
     out.print(t)
+    _print_power(data.get("games_needed", []))
 
 
 def _compare_cells(m: dict[str, Any]) -> tuple[str, ...]:
@@ -638,3 +644,265 @@ def cards_export(
 ) -> None:
     """Write the game's shipped card file, in the format to edit."""
     export_cards(game_id, dest, field, force)
+
+
+# --------------------------------------------------------------------------- power line
+def _print_power(powers: list[dict[str, Any]], limit: int = 3) -> None:
+    """The first few "how many games" lines under a report's or a comparison's table."""
+    for p in powers[:limit]:
+        change = (
+            _("1 point (1 pp)")
+            if p["kind"] == "proportion"
+            else _("1% ({delta:.3g})").format(delta=p["delta"])
+        )
+        text = (
+            _(
+                "To see a change of {change} in {metric} at 95% confidence and 80% power you "
+                "need about {n} games a side (paired on common seeds)."
+            )
+            if p["paired"]
+            else _(
+                "To see a change of {change} in {metric} at 95% confidence and 80% power you "
+                "need about {n} games a side."
+            )
+        )
+        line = text.format(change=change, metric=p["label"], n=f"{p['games_a_side']:,}")
+        out.print(esc(line), highlight=False, soft_wrap=True)
+
+
+# --------------------------------------------------------------------------- ab
+def ab(
+    game_id: GameArg,
+    seats: Annotated[
+        str, typer.Option(help=N_("comma-separated agent specs (both versions)"))
+    ] = "",
+    seats_b: Annotated[
+        str, typer.Option("--seats-b", help=N_("other agent specs for version B"))
+    ] = "",
+    cards_a: Annotated[
+        Path | None, typer.Option("--cards-a", help=N_("card file of version A (default: shipped)"))
+    ] = None,
+    cards_b: Annotated[
+        Path | None, typer.Option("--cards-b", help=N_("card file of version B"))
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help=N_("rule option of both versions: name=value")),
+    ] = None,
+    option_b: Annotated[
+        list[str] | None,
+        typer.Option("--option-b", help=N_("rule option of version B only: name=value")),
+    ] = None,
+    metric: Annotated[
+        str, typer.Option("--metric", help=N_("seat0_win, seat1_win, ..., decisive or drawish"))
+    ] = "seat0_win",
+    alpha: Annotated[float, typer.Option(help=N_("error rate over every look"))] = 0.05,
+    margin: Annotated[
+        float,
+        typer.Option(
+            help=N_("also stop when the change is surely smaller than this (0.02 = 2 pp)")
+        ),
+    ] = 0.0,
+    batch: Annotated[int, typer.Option(help=N_("games a side between two looks"))] = 100,
+    max_games: Annotated[
+        int, typer.Option("--max-games", help=N_("budget: the most games a side"))
+    ] = 2000,
+    seed: Annotated[int, typer.Option(help=N_("seed of game 0 (both versions)"))] = 0,
+    seed_b: Annotated[
+        int | None,
+        typer.Option("--seed-b", help=N_("another first seed for B (an A/A check of the test)")),
+    ] = None,
+    variant: VariantOpt = None,
+    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play versions A and B on common seeds in batches until a metric's change is
+    known (an always-valid confidence sequence) or the budget of games is spent."""
+    from ..engine.registry import get_game
+
+    with _lab_errors():
+        game = get_game(game_id)
+    opts_a = options_of(option, cards_a)
+    opts_b = options_of(option, cards_b) | options_of(option_b, None)
+    allow_local_imports()
+    specs = split_seats(seats) or ["random"] * game.default_players
+    specs_b = split_seats(seats_b) or specs
+    if opts_a == opts_b and specs == specs_b and seed_b in (None, seed):
+        fail(
+            _(
+                "versions A and B are the same: give --cards-b, --option-b or --seats-b "
+                "(or --seed-b for an A/A check)"
+            )
+        )
+    with _lab_errors():
+        from ..lab.runs import RunConfig
+        from ..lab.sequential import check_metric, run_ab
+
+        check_metric(metric)
+        n = _workers(workers)
+        cfg_a = RunConfig(game_id, tuple(specs), seed, variant or "", opts_a, rotate)
+        cfg_b = RunConfig(
+            game_id,
+            tuple(specs_b),
+            seed if seed_b is None else seed_b,
+            variant or "",
+            opts_b,
+            rotate,
+        )
+        res = _with_bar(
+            max_games,
+            _("A/B {game}").format(game=game_id),
+            as_json,
+            lambda progress: run_ab(
+                cfg_a,
+                cfg_b,
+                metric,
+                alpha=alpha,
+                margin=margin,
+                batch=batch,
+                budget=max_games,
+                workers=n,
+                allow_import=True,
+                progress=progress,
+            ),
+        )
+    if as_json:
+        emit_json(res.to_json())
+        return
+    t = Table(title=esc(_("{metric}: B minus A, look by look").format(metric=metric)))
+    for col in (_("games a side"), _("difference"), _("always-valid interval")):
+        t.add_column(esc(col), justify="right")
+    for k in res.looks:
+        t.add_row(
+            str(k.games), f"{100 * k.mean:+.2f} pp", f"[{100 * k.low:+.2f}, {100 * k.high:+.2f}] pp"
+        )
+    out.print(t)
+    games = res.looks[-1].games if res.looks else 0
+    verdict = {
+        "up": _("B is higher: the change is real (error at most {alpha:.0%} over every look)."),
+        "down": _("B is lower: the change is real (error at most {alpha:.0%} over every look)."),
+        "same": _("No change larger than ±{margin:.1%} (error at most {alpha:.0%})."),
+        "open": _("Not answered within the budget: no change found yet; play more games."),
+    }[res.decision]
+    out.print(
+        esc(
+            core.ngettext(
+                "{metric}: A {a:.1%}, B {b:.1%} over {n} game a side.",
+                "{metric}: A {a:.1%}, B {b:.1%} over {n} games a side.",
+                games,
+            ).format(metric=metric, a=res.a_mean, b=res.b_mean, n=games)
+            + " "
+            + verdict.format(alpha=alpha, margin=margin)
+        ),
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+# --------------------------------------------------------------------------- tune
+def tune(
+    game_id: GameArg,
+    cards: Annotated[Path, typer.Option("--cards", help=N_("the card file to start from (TOML)"))],
+    field: Annotated[
+        str, typer.Option("--field", help=N_("the integer field to tune: CARD.FIELD"))
+    ],
+    range_: Annotated[str, typer.Option("--range", help=N_("the values to search: A..B"))],
+    target: Annotated[
+        str, typer.Option("--target", help=N_("METRIC=VALUE, e.g. 'item:picked:Bober=0.5'"))
+    ],
+    seats: Annotated[str, typer.Option(help=N_("comma-separated agent specs"))] = "",
+    games_per_step: Annotated[
+        int, typer.Option("--games-per-step", help=N_("games played at each value"))
+    ] = 500,
+    seed: Annotated[int, typer.Option(help=N_("seed of game 0 (the same for every value)"))] = 0,
+    variant: VariantOpt = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
+    ] = None,
+    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    out_dir: Annotated[
+        Path, typer.Option("--out-dir", help=N_("folder for each value's card file and run"))
+    ] = Path("runs/tune"),
+    workers: WorkersOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Find the value of one card's integer field at which a metric reaches a target
+    (bisection, a fixed number of games per value; the metric assumed monotone)."""
+    from ..engine.registry import get_game
+
+    with _lab_errors():
+        from ..lab.tune import parse_range, parse_target, steps
+        from ..lab.tune import tune as run_tune
+
+        game = get_game(game_id)
+        lo, hi = parse_range(range_)
+        metric, value = parse_target(target)
+        if not cards.is_file():
+            fail(_("card file {path} does not exist (or is not a file)").format(path=cards))
+        opts = options_of(option, None)
+        allow_local_imports()
+        specs = split_seats(seats) or ["random"] * game.default_players
+        n = _workers(workers)
+        res = _with_bar(
+            games_per_step * steps(lo, hi),
+            _("tuning {field}").format(field=field),
+            as_json,
+            lambda progress: run_tune(
+                game_id,
+                specs,
+                cards,
+                field,
+                lo,
+                hi,
+                metric,
+                value,
+                games_per_step,
+                out_dir,
+                seed=seed,
+                variant=variant or "",
+                options=opts,
+                rotate=rotate,
+                workers=n,
+                allow_import=True,
+                progress=progress,
+            ),
+        )
+    if as_json:
+        emit_json(res.to_json())
+        return
+    t = Table(
+        title=esc(_("{metric} by {field} (95% intervals)").format(metric=metric, field=res.field))
+    )
+    for col in (_("value"), _("metric [95%]"), "n"):
+        t.add_column(esc(col), justify="right")
+    for p in res.curve:
+        t.add_row(str(p.value), f"{p.estimate:.3g} [{p.low:.3g}, {p.high:.3g}]", str(p.games))
+    out.print(t)
+    if res.found is None:
+        warn(
+            _(
+                "The target {target:.3g} is not between the values at {lo} and {hi}: widen "
+                "--range or check the metric."
+            ).format(target=value, lo=lo, hi=hi)
+        )
+        raise typer.Exit(1)
+    low, high = res.interval or (res.found, res.found)
+    out.print(
+        esc(
+            _(
+                "{field} = {found} brings {metric} nearest {target:.3g} (values not ruled "
+                "out: {low}..{high}); run files in {dir}."
+            ).format(
+                field=res.field,
+                found=res.found,
+                metric=metric,
+                target=value,
+                low=low,
+                high=high,
+                dir=out_dir,
+            )
+        ),
+        highlight=False,
+        soft_wrap=True,
+    )

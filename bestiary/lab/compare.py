@@ -32,6 +32,8 @@ from . import plots
 from .cardiff import CardChange, card_changes
 from .metrics import Metric, all_metrics
 from .paired import Paired, paired_rows
+from .power import compare_power
+from .power import section as power_section
 from .runs import run_meta
 from .stats import (
     Z95,
@@ -354,6 +356,7 @@ def compare_html(a: pa.Table, b: pa.Table, name_a: str = "A", name_b: str = "B")
         )
     if movers:
         parts.append(h.section("movers", _("Biggest movers"), movers))
+    parts.append(power_section(compare_power(rows)))
     parts.append(h.section("metrics", _("Every metric"), [_metric_table(rows, name_a, name_b)]))
     return h.page(_("Bestiary lab: {a} vs {b}").format(a=name_a, b=name_b), parts)
 
@@ -369,4 +372,5 @@ def compare_json(a: pa.Table, b: pa.Table) -> dict[str, Any]:
         "paired": any(r.paired for r in rows),
         "warnings": warnings(a, b, rows),
         "metrics": [r.to_json() for r in rows],
+        "games_needed": [p.to_json() | {"label": p.shown} for p in compare_power(rows)],
     }

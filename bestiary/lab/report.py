@@ -24,6 +24,8 @@ from ..i18n import N_, core
 from . import html as h
 from . import plots
 from .metrics import NOT_MEASURED, Metric, RunView, all_metrics, load
+from .power import report_power
+from .power import section as power_section
 from .ratings import card_ratings
 from .report_cards import cards_section, matchups_section, skill_section
 from .runs import run_meta
@@ -472,6 +474,7 @@ def report_sections(table: pa.Table) -> list[str]:
         _length(sec),
         _ludii(sec, ms),
         _lead_changes(sec),
+        power_section(report_power(ms.values())),
         _game(v, sec),
         cards_section(card_ratings(table, v)),
         matchups_section(v),
@@ -498,4 +501,7 @@ def summary(table: pa.Table) -> dict[str, Any]:
         "failed": v.failed,
         "metrics": {k: m.to_json() for k, m in all_metrics(table, v).items()} if v.games else {},
         "not_measured": NOT_MEASURED.get(v.game, []),
+        "games_needed": [p.to_json() for p in report_power(all_metrics(table, v).values())]
+        if v.games
+        else [],
     }
