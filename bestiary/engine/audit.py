@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
+import pickle
 import random
 import types
 from collections import Counter
@@ -76,22 +78,31 @@ _REFS = (
 )
 
 
-def _attrs(obj: Any) -> Iterator[tuple[str, Any]]:
-    """Every instance attribute: ``__dict__`` entries and filled ``__slots__``."""
-    d = getattr(obj, "__dict__", None)
-    if isinstance(d, dict):
-        yield from d.items()
+@functools.cache
+def _slots(cls: type) -> tuple[tuple[str, str], ...]:
+    """(name, stored name) of every ``__slots__`` entry of ``cls`` and its bases."""
     seen: set[str] = set()
-    for cls in type(obj).__mro__:
-        slots = cls.__dict__.get("__slots__", ())
+    found: list[tuple[str, str]] = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
         for name in (slots,) if isinstance(slots, str) else slots:
             if name in seen or name in ("__dict__", "__weakref__"):
                 continue
             seen.add(name)
             # Name-mangled private slots are stored under their mangled name.
-            real = f"_{cls.__name__.lstrip('_')}{name}" if name.startswith("__") else name
-            if hasattr(obj, real):
-                yield name, getattr(obj, real)
+            real = f"_{klass.__name__.lstrip('_')}{name}" if name.startswith("__") else name
+            found.append((name, real))
+    return tuple(found)
+
+
+def _attrs(obj: Any) -> Iterator[tuple[str, Any]]:
+    """Every instance attribute: ``__dict__`` entries and filled ``__slots__``."""
+    d = getattr(obj, "__dict__", None)
+    if isinstance(d, dict):
+        yield from d.items()
+    for name, real in _slots(type(obj)):
+        if hasattr(obj, real):
+            yield name, getattr(obj, real)
 
 
 def _frozen(obj: Any) -> bool:
@@ -102,6 +113,18 @@ def _frozen(obj: Any) -> bool:
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# Values whose canonical picture is the value itself: containers made only of
+# them (an RNG's 625 words, a hand of card ids, a dict keyed by names) skip the
+# per-item walk. The picture is the same as the walk's; only the order of a
+# dict's str keys and a set's items is their own sort instead of their JSON's,
+# which is still one order fixed by the content.
+_PLAIN = frozenset({type(None), bool, int, str})
+
+
+def _plain(items: Any) -> bool:
+    return all(type(x) in _PLAIN for x in items)
 
 
 def canonical(obj: Any, skip: frozenset[str] = frozenset(), _path: tuple[int, ...] = ()) -> Any:
@@ -121,16 +144,28 @@ def canonical(obj: Any, skip: frozenset[str] = frozenset(), _path: tuple[int, ..
         return ["ref", getattr(obj, "__module__", "") or "", name]
     if id(obj) in _path:
         return ["cycle"]
+    if _frozen(obj) and _path:
+        # A value by contract (an event, a card) is often the same object in
+        # the original, its copy and every later fingerprint: picture it once.
+        return ["frozen", _frozen_digest(obj)]
     path = (*_path, id(obj))
     if isinstance(obj, random.Random):
         return ["random", canonical(obj.getstate(), _path=path)]
     if isinstance(obj, list):
+        if _plain(obj):
+            return ["list", list(obj)]
         return ["list", [canonical(x, _path=path) for x in obj]]
     if isinstance(obj, tuple):
+        if _plain(obj):
+            return ["tuple", list(obj)]
         return ["tuple", [canonical(x, _path=path) for x in obj]]
     if isinstance(obj, (set, frozenset)):
+        if all(type(x) is str for x in obj) or all(type(x) is int for x in obj):
+            return ["set", sorted(obj)]
         return ["set", sorted((canonical(x, _path=path) for x in obj), key=_key)]
     if isinstance(obj, dict):
+        if all(type(k) is str for k in obj):
+            return ["dict", [[k, canonical(obj[k], _path=path)] for k in sorted(obj)]]
         items = [[canonical(k, _path=path), canonical(v, _path=path)] for k, v in obj.items()]
         return ["dict", sorted(items, key=lambda kv: _key(kv[0]))]
     if isinstance(obj, (bytearray, memoryview)):
@@ -159,6 +194,22 @@ def fingerprint(state: State) -> str:
 
 
 _VALUES: dict[int, tuple[Any, str]] = {}  # id -> (frozen value, digest of its picture)
+_NODES: dict[int, tuple[Any, str]] = {}  # the same for frozen values met inside a state
+_NODES_MAX = 200_000
+
+
+def _frozen_digest(value: Any) -> str:
+    """The digest of a frozen value's picture, once per object while it is held
+    here (held, so its id is not reused by another object)."""
+    got = _NODES.get(id(value))
+    if got is None or got[0] is not value:
+        if len(_NODES) >= _NODES_MAX:
+            _NODES.clear()
+        got = _NODES[id(value)] = (
+            value,
+            hashlib.sha256(_key(canonical(value)).encode()).hexdigest(),
+        )
+    return got[1]
 
 
 def _value_digest(value: Any) -> str:
@@ -183,11 +234,22 @@ def shared_fingerprint(state: State) -> str:
     one (a frozen dataclass, its mappings read-only) is pictured once."""
     names = set(type(state).SHARED) - {"game"}
     data = [
-        [k, _value_digest(v) if _frozen(v) else canonical(v)]
+        [k, _value_digest(v) if _frozen(v) else _unchanged_digest(v)]
         for k, v in sorted(_attrs(state))
         if k in names
     ]
     return hashlib.sha256(_key(data).encode()).hexdigest()
+
+
+def _unchanged_digest(value: Any) -> str:
+    """A digest that stays the same while ``value`` is not changed. Only ever
+    compared with the same object's digest before a play-out, so the pickle's
+    bytes serve (C speed; a table of every space is walked at each check);
+    what cannot be pickled is pictured canonically."""
+    try:
+        return hashlib.sha256(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return hashlib.sha256(_key(canonical(value)).encode()).hexdigest()
 
 
 def differences(a: State, b: State, limit: int = 5) -> list[str]:

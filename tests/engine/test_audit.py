@@ -25,6 +25,28 @@ def test_the_fingerprint_covers_a_field_added_later() -> None:
     assert fingerprint(state) != before
 
 
+def test_the_fingerprint_depends_on_content_not_on_insertion_order() -> None:
+    """DESIGN.md: the fingerprint is of "the whole state": two states holding the
+    same values fingerprint alike however their dicts and sets were filled, and
+    any changed value inside a plain container, a set or a frozen value shows."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Card:
+        name: str
+        cost: int
+
+    a, b = _toy(), _toy()
+    a.extra = {"x": {3, 1, 2}, "y": [Card("imp", 1)]}  # type: ignore[attr-defined]
+    b.extra = {"y": [Card("imp", 1)], "x": {2, 3, 1}}  # type: ignore[attr-defined]
+    assert fingerprint(a) == fingerprint(b)
+    b.extra["x"].add(4)  # type: ignore[attr-defined]
+    assert fingerprint(a) != fingerprint(b)
+    b.extra["x"].discard(4)  # type: ignore[attr-defined]
+    b.extra["y"][0] = Card("imp", 2)  # type: ignore[attr-defined]
+    assert fingerprint(a) != fingerprint(b)
+
+
 def test_a_clone_that_forgets_a_new_field_is_caught() -> None:
     state = _toy()
     state.new_field = [[0], [0]]  # type: ignore[attr-defined]
