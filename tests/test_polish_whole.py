@@ -99,31 +99,31 @@ PROPER = {
 }
 
 
-def _strings(value: Any, named: bool = False) -> Iterator[str]:
-    """The names an event carries (the texts under a ``PROPER`` field)."""
+def _texts(value: Any, named: bool = False) -> Iterator[tuple[str, bool]]:
+    """Every text an event carries, with whether it sits under a ``PROPER`` field."""
     if isinstance(value, str):
-        if named:
-            yield value
+        yield value, named
     elif isinstance(value, Mapping):
         for k, v in value.items():
-            yield from _strings(v, named or k in PROPER)
+            yield from _texts(v, named or k in PROPER)
     elif isinstance(value, list | tuple):
         for v in value:
-            yield from _strings(v, named)
+            yield from _texts(v, named)
 
 
-def _game_words(value: Any, named: bool = False) -> Iterator[str]:
+def _strings(value: Any) -> Iterator[str]:
+    """The names an event carries (the texts under a ``PROPER`` field)."""
+    return (text for text, named in _texts(value) if named)
+
+
+def _game_words(value: Any) -> Iterator[str]:
     """The other texts an event carries (a choice, a reason, a lane): words of
     the game and its protocol, which a Polish line must say in Polish."""
-    if isinstance(value, str):
-        if not named and re.search(r"[A-Za-z]{2,}", value) and value.casefold() not in SHARED_WORDS:
-            yield value
-    elif isinstance(value, Mapping):
-        for k, v in value.items():
-            yield from _game_words(v, named or k in PROPER)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _game_words(v, named)
+    return (
+        text
+        for text, named in _texts(value)
+        if not named and re.search(r"[A-Za-z]{2,}", text) and text.casefold() not in SHARED_WORDS
+    )
 
 
 def _proper_names(game: Any, state: Any, event: Event) -> list[str]:

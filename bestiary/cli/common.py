@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..engine.errors import BestiaryError
+from ..engine.protocol import Game
 from ..engine.registry import broken_games
 from ..engine.ruleset import parse_option_args
 from ..i18n import N_, core
@@ -43,6 +44,9 @@ OptionOpt = Annotated[
 CardsOpt = Annotated[
     Path | None, typer.Option("--cards", help=N_("a card file of your own (games that load cards)"))
 ]
+RotateOpt = Annotated[bool, typer.Option(help=N_("turn the seat list each game"))]
+#: The most worker processes a command accepts (--workers).
+MAX_WORKERS = 256
 
 
 def esc(value: object) -> str:
@@ -114,6 +118,19 @@ def split_seats(seats: str) -> list[str]:
         else:
             specs.append(piece)
     return specs
+
+
+def seat_specs(seats: str, game: Game) -> list[str]:
+    """The agent specs of ``--seats``; none given, a random bot in every seat of
+    the game's usual table."""
+    return split_seats(seats) or ["random"] * game.default_players
+
+
+def check_workers(workers: int) -> int:
+    """``--workers``, refused outside 1..MAX_WORKERS."""
+    if not 1 <= workers <= MAX_WORKERS:
+        fail(_("--workers must be between 1 and {most}").format(most=MAX_WORKERS))
+    return workers
 
 
 def allow_local_imports() -> None:

@@ -32,8 +32,10 @@ from ..i18n import N_, core
 from .common import (
     GameArg,
     JsonOpt,
+    RotateOpt,
     VariantOpt,
     allow_local_imports,
+    check_workers,
     cli_errors,
     emit_json,
     err,
@@ -42,6 +44,7 @@ from .common import (
     interrupts_as_keyboard_interrupt,
     options_of,
     out,
+    seat_specs,
     split_seats,
     warn,
 )
@@ -67,7 +70,10 @@ OutputOpt = Annotated[
 ]
 # sweep and arena keep -o for rule options (as simulate does): the page is --output only
 PageOpt = Annotated[Path | None, typer.Option("--output", help=N_("write the HTML page here"))]
-MAX_WORKERS = 256
+SeatsOpt = Annotated[str, typer.Option(help=N_("comma-separated agent specs"))]
+RuleOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
+]
 
 
 class _Rate(ProgressColumn):
@@ -117,10 +123,7 @@ def _with_bar(total: int, label: str, as_json: bool, work: Callable[[Any], T]) -
 def _workers(workers: int | None) -> int:
     from ..lab.runs import default_workers
 
-    n = default_workers() if workers is None else workers
-    if not 1 <= n <= MAX_WORKERS:
-        fail(_("--workers must be between 1 and {most}").format(most=MAX_WORKERS))
-    return n
+    return check_workers(default_workers() if workers is None else workers)
 
 
 def _write_page(path: Path, page: str) -> None:
@@ -233,16 +236,14 @@ def run(
     games_: Annotated[
         int, typer.Option("--games", "-n", help=N_("games the file should hold"))
     ] = 100,
-    seats: Annotated[str, typer.Option(help=N_("comma-separated agent specs"))] = "",
+    seats: SeatsOpt = "",
     seed: Annotated[int, typer.Option(help=N_("seed of game 0"))] = 0,
     variant: VariantOpt = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
-    ] = None,
+    option: RuleOpt = None,
     cards: Annotated[
         Path | None, typer.Option("--cards", help=N_("a card file of your own"))
     ] = None,
-    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    rotate: RotateOpt = False,
     workers: WorkersOpt = None,
     backend: BackendOpt = "local",
     address: AddressOpt = None,
@@ -256,7 +257,7 @@ def run(
         game = get_game(game_id)
     opts = options_of(option, cards)
     allow_local_imports()
-    specs = split_seats(seats) or ["random"] * game.default_players
+    specs = seat_specs(seats, game)
     write_run(
         game_id,
         specs,
@@ -441,11 +442,11 @@ def sweep(
     fixed: Annotated[
         list[str] | None, typer.Option("--set", help=N_("another option held fixed: name=value"))
     ] = None,
-    seats: Annotated[str, typer.Option(help=N_("comma-separated agent specs"))] = "",
+    seats: SeatsOpt = "",
     games_: Annotated[int, typer.Option("--games", "-n", help=N_("games per value"))] = 100,
     seed: Annotated[int, typer.Option(help=N_("seed of game 0 (the same for every value)"))] = 0,
     variant: VariantOpt = None,
-    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    rotate: RotateOpt = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help=N_("folder for the run files"))] = Path(
         "runs/sweep"
     ),
@@ -474,7 +475,7 @@ def sweep(
                 if not Path(v).is_file():
                     fail(_("card file {path} does not exist (or is not a file)").format(path=v))
         opts = options_of(fixed, None)
-        specs = split_seats(seats) or ["random"] * game.default_players
+        specs = seat_specs(seats, game)
         n = _workers(workers)
         files = _with_bar(
             games_ * len(values),
@@ -515,9 +516,7 @@ def arena(
     ] = None,
     seed: Annotated[int, typer.Option(help=N_("first seed"))] = 0,
     variant: VariantOpt = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
-    ] = None,
+    option: RuleOpt = None,
     out_path: Annotated[Path | None, typer.Option("--out", help=N_("also keep the games"))] = None,
     output: PageOpt = None,
     workers: WorkersOpt = None,
@@ -713,7 +712,7 @@ def ab(
         typer.Option("--seed-b", help=N_("another first seed for B (an A/A check of the test)")),
     ] = None,
     variant: VariantOpt = None,
-    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    rotate: RotateOpt = False,
     workers: WorkersOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -726,7 +725,7 @@ def ab(
     opts_a = options_of(option, cards_a)
     opts_b = options_of(option, cards_b) | options_of(option_b, None)
     allow_local_imports()
-    specs = split_seats(seats) or ["random"] * game.default_players
+    specs = seat_specs(seats, game)
     specs_b = split_seats(seats_b) or specs
     if opts_a == opts_b and specs == specs_b and seed_b in (None, seed):
         fail(
@@ -811,16 +810,14 @@ def tune(
     target: Annotated[
         str, typer.Option("--target", help=N_("METRIC=VALUE, e.g. 'item:picked:Bober=0.5'"))
     ],
-    seats: Annotated[str, typer.Option(help=N_("comma-separated agent specs"))] = "",
+    seats: SeatsOpt = "",
     games_per_step: Annotated[
         int, typer.Option("--games-per-step", help=N_("games played at each value"))
     ] = 500,
     seed: Annotated[int, typer.Option(help=N_("seed of game 0 (the same for every value)"))] = 0,
     variant: VariantOpt = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help=N_("rule option name=value"))
-    ] = None,
-    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    option: RuleOpt = None,
+    rotate: RotateOpt = False,
     out_dir: Annotated[
         Path, typer.Option("--out-dir", help=N_("folder for each value's card file and run"))
     ] = Path("runs/tune"),
@@ -842,7 +839,7 @@ def tune(
             fail(_("card file {path} does not exist (or is not a file)").format(path=cards))
         opts = options_of(option, None)
         allow_local_imports()
-        specs = split_seats(seats) or ["random"] * game.default_players
+        specs = seat_specs(seats, game)
         n = _workers(workers)
         res = _with_bar(
             games_per_step * steps(lo, hi),

@@ -19,6 +19,7 @@ from .common import (
     OptionOpt,
     VariantOpt,
     allow_local_imports,
+    check_workers,
     emit_json,
     err,
     esc,
@@ -30,8 +31,6 @@ from .common import (
 )
 
 _ = core.gettext
-
-MAX_WORKERS = 256
 
 app = typer.Typer(
     help=N_("Reinforcement learning: the benchmark protocol and datasets of decisions."),
@@ -94,8 +93,7 @@ def evaluate(
     count = _players(game, players)
     if games < 1:
         fail(_("--games must be at least 1"))
-    if not 1 <= workers <= MAX_WORKERS:
-        fail(_("--workers must be between 1 and {most}").format(most=MAX_WORKERS))
+    check_workers(workers)
     members = opponent_pool(game, count)
     if pool.strip():
         wanted = [p.strip() for p in pool.split(",") if p.strip()]

@@ -27,8 +27,10 @@ from .common import (
     GameArg,
     JsonOpt,
     OptionOpt,
+    RotateOpt,
     VariantOpt,
     allow_local_imports,
+    check_workers,
     emit_json,
     err,
     esc,
@@ -37,11 +39,10 @@ from .common import (
     interrupts_as_keyboard_interrupt,
     options_of,
     out,
-    split_seats,
+    seat_specs,
 )
 
 _ = core.gettext
-MAX_WORKERS = 256
 
 
 def _run(
@@ -64,7 +65,7 @@ def simulate(
     variant: VariantOpt = None,
     option: OptionOpt = None,
     cards: CardsOpt = None,
-    rotate: Annotated[bool, typer.Option(help=N_("turn the seat list each game"))] = False,
+    rotate: RotateOpt = False,
     workers: Annotated[
         int | None,
         typer.Option(
@@ -101,7 +102,7 @@ def simulate(
     (`bestiary report`, `bestiary compare`)."""
     game = guarded(lambda: get_game(game_id))
     opts = options_of(option, cards)
-    specs = split_seats(seats) or ["random"] * game.default_players
+    specs = seat_specs(seats, game)
     if games_ < 1:
         fail(_("--games must be at least 1"))
     allow_local_imports()
@@ -115,9 +116,7 @@ def simulate(
         return
     if backend != "local":
         fail(_("--backend needs --out (the run file the workers write into)"))
-    workers = 1 if workers is None else workers
-    if not 1 <= workers <= MAX_WORKERS:
-        fail(_("--workers must be between 1 and {most}").format(most=MAX_WORKERS))
+    workers = check_workers(1 if workers is None else workers)
 
     def run(progress: Callable[[int], None] | None) -> Summary:
         return run_games(

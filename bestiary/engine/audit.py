@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import hashlib
 import json
 import pickle
@@ -78,9 +77,18 @@ _REFS = (
 )
 
 
-@functools.cache
+_SLOTS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
 def _slots(cls: type) -> tuple[tuple[str, str], ...]:
     """(name, stored name) of every ``__slots__`` entry of ``cls`` and its bases."""
+    got = _SLOTS.get(cls)
+    if got is None:
+        got = _SLOTS[cls] = _find_slots(cls)
+    return got
+
+
+def _find_slots(cls: type) -> tuple[tuple[str, str], ...]:
     seen: set[str] = set()
     found: list[tuple[str, str]] = []
     for klass in cls.__mro__:

@@ -7,7 +7,7 @@ an event that carries a hidden card with the wrong visibility is a leak.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,17 @@ def seat_label(seat: int, names: Sequence[str] | None = None) -> str:
     from bestiary.i18n import core
 
     return core.gettext("seat {n}").format(n=seat)
+
+
+def name_seats(names: Sequence[str] | None = None) -> Callable[[str, str], object]:
+    """The ``fill`` of ``bestiary.i18n.labels.label_with`` for an action label
+    whose ``seat`` group is a seat number: it becomes :func:`seat_label`; any
+    other group stays as matched."""
+
+    def fill(key: str, value: str) -> object:
+        return seat_label(int(value), names) if key == "seat" else value
+
+    return fill
 
 
 @dataclass(frozen=True, slots=True)

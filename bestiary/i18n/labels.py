@@ -11,6 +11,25 @@ named groups and the English phrase, marked ``N_``) and offers
 ``action_label(action, names)``; ``label_with`` does the matching.
 ``action_labels`` is how the server and the terminal ask any game, and it
 falls back to the text form for a game without labels.
+
+The shape every game's ``ACTION_LABELS`` shares:
+
+- ``patterns([(regex, N_(phrase)), ...])``, compiled once at import;
+- a regex matches the *whole* text form, and the first that matches wins:
+  a longer form comes before the shorter one it starts with (M.E.A.T.'s
+  ``cast X @ s1 left`` before ``cast X``, Teratozoic's ``attach ... turned``
+  before ``attach ...``);
+- each named group is a placeholder of the phrase. ``card`` is a card's
+  name, ``seat`` a seat number; a game's own groups are its words
+  (``lane``, ``key``, ``anchor``, ``by``), and a phrase may also take a value
+  that is not in the text (M.E.A.T.'s ``target``, given as ``extra``).
+
+``action_label`` then comes in three shapes: ``label_with(text, ACTION_LABELS,
+_)`` where every group is shown as matched (Teratozoic);
+``label_with(..., name_seats(names))`` where a ``seat`` becomes the table's
+name for it (Monster Maker, Taxonomy; ``bestiary.engine.events.name_seats``);
+and a game's own ``fill`` where a group needs the game's words (M.E.A.T.: a
+card the Polish sentence declines, a lane in words, a target place).
 """
 
 from __future__ import annotations

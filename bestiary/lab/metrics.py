@@ -283,7 +283,21 @@ def outcome_metrics(v: RunView) -> list[Metric]:
             "drawish", N_("drawn games (tie or no winner)"), "outcome", n - decisive, n, args={}
         )
     )
-    margin = con.sql(
+    margin = game_margins(con)["margin"]
+    out.append(
+        sample("margin", N_("winning margin (score)"), "outcome", margin.to_numpy(), args={})
+    )
+    return out
+
+
+def game_margins(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Each finished game's winning margin, in game order (columns ``index``,
+    ``margin``): the best side's score minus the next side's, a side's score
+    being its best seat's (a team scores as its best member); 0 with one side.
+
+    ``runs`` is a view over an Arrow table and ``teams`` a table of a few rows:
+    DuckDB scans and hash-joins them, so there is no index to keep."""
+    return con.sql(
         """
         WITH s AS (
             SELECT index, players, unnest(scores) AS score,
@@ -294,14 +308,10 @@ def outcome_metrics(v: RunView) -> list[Metric]:
         ), ranked AS (
             SELECT index, list(best ORDER BY best DESC) AS b FROM best GROUP BY index
         )
-        SELECT CASE WHEN len(b) > 1 THEN b[1] - b[2] ELSE 0.0 END AS margin
+        SELECT index, CASE WHEN len(b) > 1 THEN b[1] - b[2] ELSE 0.0 END AS margin
         FROM ranked ORDER BY index
         """
-    ).to_arrow_table()["margin"]
-    out.append(
-        sample("margin", N_("winning margin (score)"), "outcome", margin.to_numpy(), args={})
-    )
-    return out
+    ).to_arrow_table()
 
 
 def agent_metrics(v: RunView) -> list[Metric]:

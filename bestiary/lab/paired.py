@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from .metrics import RunView, load
+from .metrics import RunView, game_margins, load
 from .runs import run_meta
 from .stats import Z95, normal_sf
 
@@ -92,21 +92,11 @@ def per_game(v: RunView) -> dict[str, dict[int, float]]:
     decisive = {int(i) for (i,) in one_side}
     out["decisive"] = {i: float(i in decisive) for i in indexes}
     out["drawish"] = {i: 1.0 - out["decisive"][i] for i in indexes}
-    rows = con.execute(
-        """
-        WITH s AS (
-            SELECT index, players, unnest(scores) AS score,
-                   unnest(range(0, len(scores))) AS seat FROM runs
-        ), best AS (
-            SELECT s.index, t.team, max(s.score) AS best
-            FROM s JOIN teams t USING (players, seat) GROUP BY s.index, t.team
-        ), ranked AS (
-            SELECT index, list(best ORDER BY best DESC) AS b FROM best GROUP BY index
-        )
-        SELECT index, CASE WHEN len(b) > 1 THEN b[1] - b[2] ELSE 0.0 END FROM ranked
-        """
-    ).fetchall()
-    out["margin"] = {int(i): float(m) for i, m in rows}
+    margins = game_margins(con)
+    out["margin"] = {
+        int(i): float(m)
+        for i, m in zip(margins["index"].to_pylist(), margins["margin"].to_pylist(), strict=True)
+    }
     out["score"] = {
         int(i): float(m)
         for i, m in con.execute("SELECT index, list_avg(scores) FROM runs").fetchall()

@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from ..agents.value import terminal_rewards
 from ..engine.protocol import Game, State
 from ..engine.registry import get_game
-from .encoding import action_mask, observer_for, render_text
+from .encoding import action_mask, observation, observer_for, render_text
 
 RENDER_MODES = ("ansi", "human")
 
@@ -44,7 +44,87 @@ def win_rewards(state: State) -> list[float]:
     return terminal_rewards(result, state.players, state.game.teams(state.players))
 
 
-class BestiaryAEC(AECEnv):
+class TableEnv:
+    """What the AEC and the Parallel environment share: one game's table, its
+    agents, spaces, observations and picture. A subclass calls
+    :meth:`_open_table` first in ``__init__``."""
+
+    metadata: dict[str, Any]
+    render_mode: str | None
+
+    def _open_table(
+        self,
+        game_id: str,
+        players: int | None,
+        variant: str | None,
+        options: Mapping[str, Any] | None,
+        render_mode: str | None,
+        max_steps: int,
+        name: str,
+    ) -> None:
+        """The table's settings, spaces and agents; ``name`` is the metadata
+        name, ``{id}`` standing for the game's id."""
+        self.game: Game = get_game(game_id)
+        self.players = players or self.game.default_players
+        self.variant = variant
+        self.options = dict(options or {})
+        self.rules = self.game.ruleset(variant, self.options)
+        # Build one state now so bad players/variant/options fail here, not at reset.
+        self.state: State = self.game.new(
+            self.players, seed=0, variant=variant, options=self.options
+        )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {RENDER_MODES}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.metadata = {**self.metadata, "name": name.format(id=self.game.id)}
+        self.observer = observer_for(self.game, self.players, self.rules)
+        self.num_actions = self.game.num_actions(self.players, self.rules)
+        self.possible_agents = [f"player_{s}" for s in range(self.players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.observer.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _new_game(self, seed: int) -> None:
+        """A fresh state dealt from ``seed``, its event log off (nobody reads it)."""
+        self.state = self.game.new(
+            self.players, seed=seed, variant=self.variant, options=self.options
+        )
+        self.state.quiet()
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees now: its encoded view and its action mask."""
+        return {
+            "observation": observation(self.observer, self.state, seat),
+            "action_mask": action_mask(self.state, seat, self.num_actions),
+        }
+
+    def render(self) -> str | None:
+        text = render_text(self.game, self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class BestiaryAEC(TableEnv, AECEnv):
     """One table of ``game_id``; see the module docstring."""
 
     metadata = {  # noqa: RUF012 (the base class declares it so)
@@ -63,41 +143,10 @@ class BestiaryAEC(AECEnv):
         max_steps: int = 20_000,
     ) -> None:
         super().__init__()
-        self.game: Game = get_game(game_id)
-        self.players = players or self.game.default_players
-        self.variant = variant
-        self.options = dict(options or {})
-        self.rules = self.game.ruleset(variant, self.options)
-        # Build one state now so bad players/variant/options fail here, not at reset.
-        self.state: State = self.game.new(
-            self.players, seed=0, variant=variant, options=self.options
+        self._open_table(
+            game_id, players, variant, options, render_mode, max_steps, "bestiary_{id}"
         )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES}")
-        self.render_mode = render_mode
-        self.max_steps = max_steps
-        self.metadata = {**self.metadata, "name": f"bestiary_{self.game.id}"}
-        self.observer = observer_for(self.game, self.players, self.rules)
-        self.num_actions = self.game.num_actions(self.players, self.rules)
-        self.possible_agents = [f"player_{s}" for s in range(self.players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.observer.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-            }
-        )
-        act_space = spaces.Discrete(self.num_actions)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = random.Random()
-        self.steps = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -106,11 +155,7 @@ class BestiaryAEC(AECEnv):
         ``options`` argument of this call is ignored."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        game_seed = self._seeds.getrandbits(63)
-        self.state = self.game.new(
-            self.players, seed=game_seed, variant=self.variant, options=self.options
-        )
-        self.state.quiet()
+        self._new_game(self._seeds.getrandbits(63))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -125,12 +170,7 @@ class BestiaryAEC(AECEnv):
         return self.possible_agents[owed[0]] if owed else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
-        view = self.state.view(seat)
-        return {
-            "observation": np.asarray(self.observer.encode(view), dtype=np.float32),
-            "action_mask": action_mask(self.state, seat, self.num_actions),
-        }
+        return self._observation(self._seat[agent])
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -157,13 +197,3 @@ class BestiaryAEC(AECEnv):
             self.agent_selection = self._next_agent()
         if self.render_mode == "human":
             self.render()
-
-    def render(self) -> str | None:
-        text = render_text(self.game, self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass

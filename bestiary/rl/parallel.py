@@ -38,18 +38,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from ..engine.errors import IllegalAction
-from ..engine.protocol import Game, State
-from ..engine.registry import get_game
-from .aec import RENDER_MODES, win_rewards
-from .encoding import action_mask, observer_for, render_text
+from .aec import RENDER_MODES, TableEnv, win_rewards
 
 
-class BestiaryParallel(ParallelEnv):
+class BestiaryParallel(TableEnv, ParallelEnv):
     """One table of ``game_id``; see the module docstring."""
 
     metadata = {  # noqa: RUF012 (the base class declares it so)
@@ -68,41 +63,11 @@ class BestiaryParallel(ParallelEnv):
         render_mode: str | None = None,
         max_steps: int = 20_000,
     ) -> None:
-        self.game: Game = get_game(game_id)
-        self.players = players or self.game.default_players
-        self.variant = variant
-        self.options = dict(options or {})
-        self.rules = self.game.ruleset(variant, self.options)
-        self.state: State = self.game.new(
-            self.players, seed=0, variant=variant, options=self.options
+        self._open_table(
+            game_id, players, variant, options, render_mode, max_steps, "bestiary_{id}_parallel"
         )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES}")
-        self.render_mode = render_mode
-        self.max_steps = max_steps
-        self.metadata = {**self.metadata, "name": f"bestiary_{self.game.id}_parallel"}
-        self.observer = observer_for(self.game, self.players, self.rules)
-        self.num_actions = self.game.num_actions(self.players, self.rules)
-        self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self.agents: list[str] = []
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.observer.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-            }
-        )
-        act_space = spaces.Discrete(self.num_actions)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = random.Random(seed) if seed is not None else random.Random()
-        self.steps = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -111,29 +76,14 @@ class BestiaryParallel(ParallelEnv):
         and the seeds of later unseeded resets). ``options`` is ignored."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new(
-            self.players,
-            seed=self._seeds.getrandbits(63),
-            variant=self.variant,
-            options=self.options,
-        )
-        self.state.quiet()
+        self._new_game(self._seeds.getrandbits(63))
         self.agents = list(self.possible_agents)
         self.steps = 0
         owed = set(self.state.to_act())
         return self._observations(), {a: {"to_act": self._seat[a] in owed} for a in self.agents}
 
     def _observations(self) -> dict[str, Any]:
-        obs = {}
-        for agent in self.possible_agents:
-            seat = self._seat[agent]
-            obs[agent] = {
-                "observation": np.asarray(
-                    self.observer.encode(self.state.view(seat)), dtype=np.float32
-                ),
-                "action_mask": action_mask(self.state, seat, self.num_actions),
-            }
-        return obs
+        return {a: self._observation(self._seat[a]) for a in self.possible_agents}
 
     def _decode(self, actions: Mapping[str, Any]) -> dict[int, int]:
         """The owing seats' moves, all checked before any is played."""
@@ -205,29 +155,10 @@ class BestiaryParallel(ParallelEnv):
             self.render()
         return obs, rewards, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        text = render_text(self.game, self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
 
-    def close(self) -> None:
-        pass
-
-
-def parallel_env(
-    game_id: str,
-    players: int | None = None,
-    seed: int | None = None,
-    variant: str | None = None,
-    options: Mapping[str, Any] | None = None,
-    render_mode: str | None = None,
-    max_steps: int = 20_000,
-) -> BestiaryParallel:
-    """``bestiary.rl.parallel_env("taxonomy", players=4, seed=0)``; see
-    :class:`BestiaryParallel`."""
-    return BestiaryParallel(game_id, players, seed, variant, options, render_mode, max_steps)
+#: ``bestiary.rl.parallel_env("taxonomy", players=4, seed=0)``: PettingZoo's name
+#: for the constructor, the class itself (its signature stays in one place).
+parallel_env = BestiaryParallel
 
 
 __all__ = ["BestiaryParallel", "parallel_env"]

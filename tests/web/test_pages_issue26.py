@@ -96,6 +96,16 @@ def strikes(frames: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
     return found
 
 
+def open_replay(page: Any, server: str, table: str) -> None:
+    """Opens ``table``'s page and its replay viewer, and waits for the replay's
+    response (its frames are drawn a moment later: :func:`step_to`)."""
+    page.set_default_timeout(90_000)  # a replay on a busy machine can take a while
+    page.goto(f"{server}/table/{table}")
+    page.wait_for_selector("#conn[data-state='connected']")
+    with page.expect_response(lambda r: "/replay" in r.url):
+        page.click("#open-replay")
+
+
 def step_to(page: Any, step: int) -> None:
     """Shows move ``step`` in the replay viewer. Its frames arrive a moment
     after the response (parsed, then drawn): the step is set again until the
@@ -142,13 +152,9 @@ def test_meat_each_creature_is_drawn_across_from_the_one_it_fights(
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
         page = ctx.new_page()
-        page.set_default_timeout(90_000)  # a replay on a busy machine can take a while
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server}/table/{table}")
-        page.wait_for_selector("#conn[data-state='connected']")
-        with page.expect_response(lambda r: "/replay" in r.url):
-            page.click("#open-replay")
+        open_replay(page, server, table)
         page.wait_for_selector("#replay-panel:not([hidden])")
         for seen_by in ("", "1"):
             if seen_by:
@@ -208,11 +214,7 @@ def test_monster_maker_page_shows_the_terminals_fight_odds(server: str, browser:
     ctx = browser.new_context(viewport={"width": 1366, "height": 768})
     try:
         page = ctx.new_page()
-        page.set_default_timeout(90_000)  # a replay on a busy machine can take a while
-        page.goto(f"{server}/table/{table}")
-        page.wait_for_selector("#conn[data-state='connected']")
-        with page.expect_response(lambda r: "/replay" in r.url):
-            page.click("#open-replay")
+        open_replay(page, server, table)
         for step, line in steps:
             step_to(page, step)
             page.wait_for_selector(".mm-odds")
@@ -371,11 +373,7 @@ def test_meat_cards_arrive_with_a_short_motion_unless_reduced(
     )
     try:
         page = ctx.new_page()
-        page.set_default_timeout(90_000)  # a replay on a busy machine can take a while
-        page.goto(f"{server}/table/{table}")
-        page.wait_for_selector("#conn[data-state='connected']")
-        with page.expect_response(lambda r: "/replay" in r.url):
-            page.click("#open-replay")
+        open_replay(page, server, table)
         step_to(page, step)
         creature = page.locator(".meat-lane > svg.card[data-key]").first
         creature.wait_for()

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bestiary.engine import Event
-from bestiary.engine.events import seat_label
+from bestiary.engine.events import name_seats, seat_label
 from bestiary.i18n import N_, domain
 from bestiary.i18n.labels import label_with, patterns
 
@@ -447,8 +447,4 @@ ACTION_LABELS = patterns(
 def action_label(action: object, names: Names = None) -> str:
     """The action as a person reads it, in the current language (the text form
     ``str(action)`` stays what is submitted)."""
-
-    def fill(key: str, value: str) -> object:
-        return seat_label(int(value), names) if key == "seat" else value
-
-    return label_with(str(action), ACTION_LABELS, _, fill)
+    return label_with(str(action), ACTION_LABELS, _, name_seats(names))

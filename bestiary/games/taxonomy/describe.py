@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...engine.events import Event, seat_label
+from ...engine.events import Event, name_seats, seat_label
 from ...i18n import N_, domain
 from ...i18n.labels import label_with, patterns
 
@@ -339,8 +339,4 @@ ACTION_LABELS = patterns(
 def action_label(action: object, names: Names = None) -> str:
     """The action as a person reads it, in the current language (the text form
     ``str(action)`` stays what is submitted)."""
-
-    def fill(key: str, value: str) -> object:
-        return seat_label(int(value), names) if key == "seat" else value
-
-    return label_with(str(action), ACTION_LABELS, _, fill)
+    return label_with(str(action), ACTION_LABELS, _, name_seats(names))
