@@ -22,7 +22,10 @@ def serve(
             help="database URL or SQLite path (default: a SQLite file in the user data directory)"
         ),
     ] = None,
-    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before moving")] = 0.4,
+    bot_delay: Annotated[
+        float,
+        typer.Option(help="seconds a bot waits before moving (a person may undo meanwhile)"),
+    ] = 0.8,
     agent: Annotated[
         list[str] | None,
         typer.Option(

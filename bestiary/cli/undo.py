@@ -11,7 +11,8 @@ could use on a second try. We check that without knowing any game's rules:
   or a reveal of another hand changes the view in some of them.
 
 M.E.A.T.'s tactics (placing creatures, setting destiny cards) pass all three;
-a Monster Maker corridor that draws a card, or a duel's rock, do not.
+a Monster Maker corridor that draws a card, or a duel's rock, do not. The
+last two are ``engine.undo.reveals_nothing``, which the web table uses too.
 """
 
 from __future__ import annotations
@@ -20,12 +21,10 @@ from dataclasses import dataclass
 
 from ..engine.protocol import Action, State
 from ..engine.record import Match
-from ..engine.rng import Rng
+from ..engine.undo import reveals_nothing
 from ..i18n import core
 
 _ = core.gettext
-
-TRIES = 4  # determinizations to compare; a hidden draw differs in nearly all
 
 
 @dataclass
@@ -35,27 +34,6 @@ class Step:
     moves: int  # the record's length before the move
     safe: bool
     forced: bool  # the only legal move, made without asking
-
-
-def _next_number(state: State) -> float:
-    return state.rng.copy().random()
-
-
-def reveals_nothing(before: State, after: State, seat: int, action: Action) -> bool:
-    """True when ``action`` by ``seat`` left its RNG untouched and its view the
-    same in every determinization of what the seat could not see."""
-    try:
-        if _next_number(before) != _next_number(after):
-            return False
-        seen = after.view(seat)
-        for k in range(TRIES):
-            other = before.determinize(seat, Rng(7919 * k + 17))
-            other.apply(seat, action)
-            if other.view(seat) != seen:
-                return False
-    except Exception:  # a game that cannot answer: no undo, never a wrong one
-        return False
-    return True
 
 
 class Undo:

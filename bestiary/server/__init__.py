@@ -18,7 +18,7 @@ def run(
     host: str = "127.0.0.1",
     port: int = 8000,
     db: str | None = None,
-    bot_delay: float = 0.4,
+    bot_delay: float = 0.8,
     agents: Mapping[str, str] | None = None,
     ray_address: str | None = None,
     access: Access | None = None,

@@ -53,6 +53,7 @@ from .live import Connection, LiveTable
 from .messages import error, table_names
 from .proxies import ClientAddress
 from .store import Store, TableRow, data_folder, database_url
+from .takeback import UndoRefused
 from .workers import Busy, TooMany, TooSlow
 
 log = logging.getLogger("bestiary.server")
@@ -187,7 +188,7 @@ def _client_id(request: Request) -> str:
 
 def create_app(
     db: str | None = None,
-    bot_delay: float = 0.4,
+    bot_delay: float = 0.8,
     *,
     rate_per_second: float | None = None,
     burst: int | None = None,
@@ -446,9 +447,11 @@ def create_app(
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         """First message ``{"type": "hello", "token": "…"}`` (no token: spectate);
-        then ``{"type": "act", "action": "<text form>"}``, ``{"type": "sync"}``,
+        then ``{"type": "act", "action": "<text form>"}``, ``{"type": "undo"}``
+        (take back your own last move: ``takeback.py``), ``{"type": "sync"}``,
         ``{"type": "ping"}`` or ``{"type": "chat", "text" | "quick": …}``. The
-        server sends ``update``, ``chat``, ``chat_history`` and ``error``."""
+        server sends ``update``, ``reset`` (an undo: the whole state follows),
+        ``chat``, ``chat_history`` and ``error``."""
         await websocket.accept()
         client = _client(websocket)
         # Counted from accept: a socket that never says hello holds memory too.
@@ -730,6 +733,14 @@ async def _read(websocket: WebSocket, table: LiveTable, conn: Connection, limite
                     conn.send(error(str(exc)))
                 except BestiaryError as exc:
                     conn.send(error(str(exc)))
+        elif kind == "undo":
+            if conn.seat is None:
+                conn.send(error("spectators cannot take moves back"))
+            else:
+                try:
+                    await table.undo(conn.seat)
+                except UndoRefused as exc:
+                    conn.send(exc.reason.answer())
         elif kind == "sync":
             if limiter.sync.allow():
                 table.resend(conn)
@@ -744,7 +755,9 @@ async def _read(websocket: WebSocket, table: LiveTable, conn: Connection, limite
         elif kind == "hello":
             conn.send(error("already connected"))
         else:
-            conn.send(error(f"unknown message type {_short(kind)!r}; use act, sync, ping or chat"))
+            conn.send(
+                error(f"unknown message type {_short(kind)!r}; use act, undo, sync, ping or chat")
+            )
 
 
 def _chat(table: LiveTable, conn: Connection, limiter: _Limiter, msg: dict[str, Any]) -> None:

@@ -25,7 +25,11 @@ Who does what:
   sockets their seat's update, built locally exactly as for its own moves.
   A bot's move is announced just after its commit instead, batched with
   others (``Store.write_move`` says why). After the listening connection
-  drops, every live table catches up.
+  drops, every live table catches up. An ``undo`` notice (moves from ``n``
+  on deleted: ``Store.take_back``) makes a replica read the table again
+  whole (``LiveTable.reload``); the live tables take nothing back on a
+  shared store yet, since a replica that has not heard of it could still
+  write on top of the old history.
 - **Reconnecting:** a seat token is valid at every process (it is in the
   store), so a client whose process died reconnects to any other (through the
   load balancer, or the next address it knows) and gets the whole state.

@@ -155,6 +155,8 @@ class Hub:
         if kind == "move":
             if n > table.moves:
                 table.follow()  # in the background: the next notice need not wait
+        elif kind == "undo":
+            await table.reload(n)  # moves from n on were taken back there
         else:
             await table.refresh()
             if table.row.status == "expired":

@@ -20,6 +20,18 @@ only one writer have each number, and a writer that lost the race
 (:class:`MoveTaken`) catches up from the store and checks the move again.
 Only the process holding the table's lease runs its bots and turn timer
 (``runs_bots``). Moves stored by others arrive through :meth:`catch_up`.
+
+Undo (issue 26; the rules are in ``takeback.py``): a person alone with bots
+may take back their own last move while it revealed nothing and no other
+seat made a move they could see; the bots wait their beat (``bot_delay``,
+``bestiary serve --bot-delay``) before answering, and that beat is the
+window (with a beat of 0 there is none, and the refusal says so). Under
+the lock the moves are deleted from the store, the state and the per-seat
+counters go back to what they were before the move (a copy kept with it),
+the bots' pending step starts again, and each socket that the moves showed
+something gets ``reset`` and its whole state anew, with a log line; the
+others get nothing (they cannot tell that anything happened). Not on a
+shared store: see ``Store.take_back``.
 """
 
 from __future__ import annotations
@@ -35,13 +47,25 @@ from typing import Any
 
 from ..engine.errors import BadRecord, BestiaryError, IllegalAction
 from ..engine.protocol import Game, State
+from ..engine.undo import reveals_nothing
 from .bots import imports, playable
 from .chat import ChatRoom
 from .config import Limits
 from .jobs import bot_move, bot_seed
-from .messages import clock_json, clock_notice, error, seat_update
+from .messages import RESET, clock_json, clock_notice, error, seat_update, undo_notice
 from .seeds import commitment
 from .store import MoveTaken, Store, TableRow
+from .takeback import (
+    MOVED,
+    NO_BEAT,
+    NOT_PLAYING,
+    PERSON,
+    SHARED,
+    Reason,
+    Step,
+    TakeBacks,
+    UndoRefused,
+)
 from .turns import BotTurns
 from .workers import Pool
 
@@ -143,6 +167,12 @@ class LiveTable:
         # in to_act).
         self.deadlines: dict[int, float] = {}
         self.ran_out: list[tuple[int, int, frozenset[int | None]]] = []
+        # Undo: the moves that may still go back, the undos done (log position,
+        # seat, who was told: their log line) and a count of them, which the
+        # bots and the turn timer compare to notice that the table went back.
+        self.takebacks = TakeBacks()
+        self.taken_back: list[tuple[int, int, frozenset[int | None]]] = []
+        self.generation = 0
         self.on_idle: Callable[[LiveTable], None] | None = None
         self._follower: asyncio.Task[None] | None = None  # catching up after notices
         self._specs: dict[str | None, str] = {}  # stored agent -> the spec it plays
@@ -250,6 +280,7 @@ class LiveTable:
             table,
             clock=self._clock(seat),
             notices=self._notices(seat, since, shown, table),
+            can_undo=seat is not None and self.why_no_undo(seat) is None,
         )
         events = msg.pop("events")
         # The clock's seconds change with every build: kept out of the part
@@ -324,6 +355,7 @@ class LiveTable:
     def seat_taken(self, seat: int, name: str | None) -> None:
         s = self.row.seats[seat]
         s.taken, s.name = True, name
+        self.takebacks.forget()
         if not self.free_seats() and self.row.status == "waiting":
             self.row.status = "playing"
         self.broadcast()
@@ -341,6 +373,7 @@ class LiveTable:
             name = f"{s.name or 'player'} (resigned; bot)"[:64]
             self.store.hand_to_bot(self.id, seat, "normal", name)
             s.kind, s.agent, s.name = "bot", "normal", name
+            self.takebacks.forget()
             self._demote(seat)
             self.broadcast()
         self.wake_bots()
@@ -356,7 +389,7 @@ class LiveTable:
         for attempt in range(10):
             async with self.lock:
                 try:
-                    done = await self._apply(seat, text)
+                    done = await self._apply(seat, text, chosen=True)
                 except MoveTaken:
                     await self._catch_up_locked()
                     continue
@@ -407,6 +440,7 @@ class LiveTable:
                         self._demote(old.seat)
                 self.row.seats = head.seats
                 self.row.rematch = head.rematch
+                self.takebacks.forget()
                 if self.row.status in ("waiting", "playing"):
                     self.row.status = head.status
                 await self._catch_up_locked(quiet=True)
@@ -432,6 +466,7 @@ class LiveTable:
             fresh = self.store.moves_from(self.id, self.moves)
         if not fresh:
             return 0
+        self.takebacks.forget()  # moves made elsewhere: nothing goes back here
         try:
             for seat, text in fresh:
                 before = self.state.event_count()
@@ -463,12 +498,177 @@ class LiveTable:
                 conn.send(error("you resigned: a bot plays this seat now; you are watching"))
                 self.resend(conn)
 
+    # -- undo (takeback.py) -----------------------------------------------------
+    def why_no_undo(self, seat: int) -> Reason | None:
+        """None when ``seat`` may take its last move back now, else why not."""
+        return self._table_refusal(seat) or self.takebacks.why_not(seat)
+
+    def _table_refusal(self, seat: int) -> Reason | None:
+        """What the table itself says to any undo by ``seat``."""
+        if self.row.status != "playing" or self.state.over:
+            return Reason(NOT_PLAYING)
+        if self.store.shared:
+            return Reason(SHARED)
+        others = [s for s in self.row.seats if s.seat != seat]
+        if any(s.kind != "bot" for s in others):
+            return Reason(PERSON)
+        if others and self.bot_delay <= 0:
+            return Reason(NO_BEAT)
+        return None
+
+    async def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last chosen move, with the bots' moves since
+        that showed it nothing (they decide again); UndoRefused, nothing
+        changed, when the rules in takeback.py do not allow it."""
+        async with self.lock:
+            reason = self.why_no_undo(seat)
+            if reason is not None:
+                raise UndoRefused(reason)
+            step = self.takebacks.steps[-1]
+            if not self.store.take_back(self.id, step.n, self.moves):
+                # Never with one process: this table and the store disagree.
+                log.error("table %s: the store holds other moves; reloading it", self.id)
+                fresh = self.store.load_table(self.id)
+                if fresh is not None:
+                    self.row = fresh
+                    self._rebuild()
+                self.takebacks.forget()
+                self.generation += 1
+                self._whole = None
+                for conn in list(self.connections):  # everyone starts again from the store
+                    conn.send(RESET)
+                    self.resend(conn)
+                raise UndoRefused(Reason(MOVED))
+            self.takebacks.take(seat)
+            if step.deadline is not None:
+                self.deadlines[seat] = step.deadline  # no fresh clock by moving and undoing
+
+            def restore() -> None:
+                # The copy from before the move and the counters then: no
+                # replay, so an undo costs the same in a game of 2,000 moves.
+                del self.row.moves[step.n :]
+                self.state = step.before
+                self.shown_moves = dict(step.shown)
+
+            self._rewind(seat, restore)
+            if self.bot_task is not None:  # its beat starts again from now
+                self.bot_task.cancel()
+                self.bot_task = None
+        self.wake_bots()
+
+    async def reload(self, n: int) -> None:
+        """Another process took moves ``n`` on back (its notice): this
+        replica is read again from the store and its sockets told as after
+        an undo here."""
+        async with self.lock:
+            row = await self.store.run(self.store.load_table, self.id)
+            if row is None:
+                return
+            self.takebacks.forget()
+            if n >= self.moves:  # it never had them: only what came since
+                await self._catch_up_locked()
+                return
+
+            def restore() -> None:
+                self.row = row
+                self._rebuild()
+
+            self._rewind(self.row.moves[n][0], restore)
+        self.wake_bots()
+
+    def _rewind(self, who: int, restore: Callable[[], None]) -> None:
+        """Under the lock: ``restore`` puts the table back (its moves, state
+        and counters) from after ``who``'s undo. Each viewer the lost moves
+        showed something (an event, a change of its view, its choices or
+        the public counter) is told: its sockets get ``reset``, then their
+        whole state with the log line of the undo. The others get nothing:
+        nothing they could see changed."""
+        viewers: list[int | None] = [None, *range(self.row.players)]
+        table = self.info()
+        before = {v: self._core(v, table) for v in viewers}
+        counted = dict(self.shown_moves)
+        restore()
+        self.generation += 1  # a bot or the timer thinking about the old position drops it
+        self._whole = None
+        end = self.state.event_count()
+        self.ran_out = [r for r in self.ran_out if r[0] <= end]
+        self.taken_back = [r for r in self.taken_back if r[0] <= end]
+        self._track_clock()
+        table = self.info()
+        told = frozenset(
+            v
+            for v in viewers
+            if v == who
+            or counted[v] != self.shown_moves[v]
+            or before[v] is None
+            or before[v] != self._core(v, table)
+        )
+        self.taken_back.append((end, who, told))
+        for conn in list(self.connections):
+            if conn.seat in told:
+                conn.send(RESET)
+                self.resend(conn)
+            else:
+                conn.since = end
+
+    def _core(self, seat: int | None, table: dict[str, Any]) -> str | None:
+        """What an update to ``seat`` says now but for events, clock and log
+        lines: a move after which it (and the seat's counter) is the same
+        showed the seat nothing. None if it cannot be built (then it counts
+        as changed)."""
+        out = self._build_or_none(seat, self.state.event_count(), 0, table)
+        return out[0] if out is not None else None
+
+    def _before_move(
+        self, seat: int, chosen: bool
+    ) -> tuple[tuple[State, dict[int | None, int]] | None, str | None]:
+        """Before a move: a copy of the state and the counters to take it
+        back to (a person's chosen move, where the table allows undo), or
+        the watched seat's update (a bot's move while another seat's move
+        may still go back)."""
+        if chosen and self._table_refusal(seat) is None:
+            return (self.state.clone(), dict(self.shown_moves)), None
+        watched = self.takebacks.seat
+        if watched is not None and watched != seat and self.row.seats[seat].kind == "bot":
+            return None, self._core(watched, self.info())
+        return None, None
+
+    def _after_move(
+        self,
+        seat: int,
+        action: Any,
+        undo_to: tuple[State, dict[int | None, int]] | None,
+        quiet: str | None,
+    ) -> None:
+        """After a move (before anyone is told): a step that may go back, a
+        bot's move that showed the watched seat nothing, or the end of the
+        watched seat's window."""
+        watched = self.takebacks.seat
+        if undo_to is not None:
+            before, shown = undo_to
+            safe = reveals_nothing(before, self.state, seat, action)
+            n, deadline = self.moves - 1, self.deadlines.get(seat)
+            self.takebacks.record(Step(seat, before, n, str(action), safe, shown, deadline))
+        elif quiet is None or watched is None or self._core(watched, self.info()) != quiet:
+            self.takebacks.close()  # the watched seat saw it (or could not be asked)
+
+    def _mark(self) -> tuple[int, int]:
+        """Where the table is: its moves and its undos (a bot that thought
+        about another position thinks again)."""
+        return self.moves, self.generation
+
     async def _apply(
-        self, seat: int, text: str, person: bool = True, urgent: bool | None = None
+        self,
+        seat: int,
+        text: str,
+        person: bool = True,
+        urgent: bool | None = None,
+        chosen: bool = False,
     ) -> str:
         """Under the lock: check, record and apply one move, then tell everyone.
         Nobody hears of a move before it is committed; MoveTaken (state
-        unchanged) if another process already stored a move of that number."""
+        unchanged) if another process already stored a move of that number.
+        ``chosen``: the person at ``seat`` chose it (it may be taken back)."""
         if self.row.status == "waiting":
             free = ", ".join(map(str, self.free_seats()))
             raise IllegalAction(f"the table is waiting for players to take seat(s) {free}")
@@ -478,6 +678,7 @@ class LiveTable:
         canonical = str(action)
         n = self.moves
         before = self.state.event_count()
+        undo_to, quiet = self._before_move(seat, chosen)
         if self.store.shared:
             await self._apply_shared(
                 seat, action, canonical, n, person, person if urgent is None else urgent
@@ -489,6 +690,7 @@ class LiveTable:
         if self.state.over and self.state.result is not None:
             self.row.status = "finished"
             self.row.result = self.state.result.to_json()
+        self._after_move(seat, action, undo_to, quiet)
         self.broadcast(mover=seat)
         if self.row.status == "finished":
             self._maybe_idle()  # nobody watching the end: memory is freed at once
@@ -556,6 +758,7 @@ class LiveTable:
         if fresh is not None:
             self.row = fresh
             self._rebuild()
+            self.takebacks.forget()
         self.broadcast()
 
     # -- bots ----------------------------------------------------------------
@@ -610,14 +813,19 @@ class LiveTable:
     def _notices(
         self, seat: int | None, since: int, shown: int, table: dict[str, Any]
     ) -> list[dict[str, Any]]:
-        """The clock's log lines among the events after ``since`` that this
-        seat may read, each placed before the event it preceded."""
+        """The clock's and the undos' log lines among the events after
+        ``since`` that this seat may read, each placed before the event it
+        preceded."""
         out = []
         events = self.state.log.events
         for pos, late, audience in self.ran_out:
             if pos >= since and seat in audience:
                 at = shown + sum(1 for e in events[since:pos] if e.visible(seat))
                 out.append(clock_notice(table, late, at))
+        for pos, who, audience in self.taken_back:
+            if pos >= since and seat in audience:
+                at = shown + sum(1 for e in events[since:pos] if e.visible(seat))
+                out.append(undo_notice(table, who, at, yours=seat == who))
         return out
 
     def _arm_timer(self) -> None:
@@ -642,10 +850,10 @@ class LiveTable:
                 if seat not in self._late_people():
                     del self.deadlines[seat]  # it owes nothing now (resigned, game over)
                     continue
-                n = self.moves
+                mark = self._mark()
                 text = await self._bot_decision(seat, "normal")
                 async with self.lock:
-                    if self.moves != n or self.deadlines.get(seat) != due:
+                    if self._mark() != mark or self.deadlines.get(seat) != due:
                         continue  # the table moved while the bot thought: again
                     log.info("table %s: seat %d ran out of time; a bot moved", self.id, seat)
                     self.ran_out.append((self.state.event_count(), seat, self._told_late(seat)))
@@ -685,21 +893,21 @@ class LiveTable:
                 # the loop would otherwise never yield and starve the server.
                 await asyncio.sleep(self.bot_delay)
                 # Think without the lock (people may move meanwhile), then apply
-                # only if nothing moved: else think again about the new state.
-                n = self.moves
+                # only if nothing moved (nor went back): else think again.
+                mark = self._mark()
                 if seat not in self.state.to_act():
                     continue
                 # Background work: wait for a bot turn before each step that
                 # holds the event loop (people's messages are read between two).
                 await self.turns.wait(self.bot_key)
-                if self.moves != n or seat not in self.state.to_act():
+                if self._mark() != mark or seat not in self.state.to_act():
                     continue
                 inline = self._decides_inline(seat)
                 text = await self._bot_decision(seat)
                 if not inline:  # it thought in a worker: queue again to apply
                     await self.turns.wait(self.bot_key)
                 async with self.lock:
-                    if self.moves != n or seat not in self.state.to_act():
+                    if self._mark() != mark or seat not in self.state.to_act():
                         continue
                     try:
                         # A bot at a table where people play through this process
@@ -710,12 +918,14 @@ class LiveTable:
                         continue
                 self._arm_timer()  # a person may owe the next move
         except asyncio.CancelledError:
-            self.bot_task = None
+            if self.bot_task is asyncio.current_task():  # an undo may have started another
+                self.bot_task = None
             raise
         except Exception:
             # A store that failed for a moment (a lost connection): try again soon.
             log.exception("the bots of table %s stopped; again in 2 s", self.id)
-            self.bot_task = None
+            if self.bot_task is asyncio.current_task():
+                self.bot_task = None
             asyncio.get_running_loop().call_later(2.0, self.wake_bots)
 
     @property

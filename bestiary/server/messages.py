@@ -42,7 +42,12 @@ SERVER_MESSAGES = (
     N_('"act" needs "action": the text of a legal action'),
     N_("already connected"),
     N_("you resigned: a bot plays this seat now; you are watching"),
+    N_("spectators cannot take moves back"),
 )
+
+# Sent to a socket before its whole state anew, when moves it saw were taken
+# back (an undo): the page drops what it had and reads the update that follows.
+RESET: dict[str, Any] = {"type": "reset", "why": "undo"}
 
 _CACHE_SIZE = 20_000
 # (id(event), game id, names) -> (event, payload). The entry holds the event
@@ -194,9 +199,13 @@ def seat_update(
     table: dict[str, Any],
     clock: dict[str, Any] | None = None,
     notices: Sequence[dict[str, Any]] = (),
+    can_undo: bool = False,
 ) -> dict[str, Any]:
     """The update for ``seat`` (None: spectator) carrying its events after log
     index ``since``.
+
+    ``can_undo`` (seats only): whether the seat may take its last move back
+    now (``server/takeback.py``); it changes only with what the seat sees.
 
     ``clock`` (a turn timer: ``clock_json``) goes only to the seat it times,
     while that seat owes a move; ``notices`` are the clock's log lines this
@@ -230,6 +239,7 @@ def seat_update(
         "over": state.over,
         "result": result.to_json() if result is not None else None,
         "table": table,
+        **({"can_undo": can_undo} if seat is not None else {}),
         **({"clock": clock} if clock is not None and legal else {}),
         **({"notices": list(notices)} if notices else {}),
     }
@@ -248,11 +258,35 @@ def clock_notice(table: Mapping[str, Any] | None, seat: int, at: int) -> dict[st
     of the first event the reader was shown after it."""
     texts: dict[str, str] = {}
     for lang in LANGUAGES:
-        name = _names_in(table_names(table), lang)[seat : seat + 1]
+        who = _who(table, seat, lang)
         with use_language(lang):
-            who = name[0] if name and name[0] else _("seat {n}").format(n=seat)
             texts[lang] = _("The clock ran out: a bot moved for {name}.").format(name=who)
     return {"kind": "clock", "seat": seat, "at": at, "text": texts["en"], "texts": texts}
+
+
+def undo_notice(table: Mapping[str, Any] | None, seat: int, at: int, yours: bool) -> dict[str, Any]:
+    """The log line of an undo, in every language: "You took back your move."
+    for the seat that did it, "Ana took back a move." for others it showed
+    something; never which move. ``at`` as in ``clock_notice``."""
+    texts: dict[str, str] = {}
+    for lang in LANGUAGES:
+        who = _who(table, seat, lang)
+        with use_language(lang):
+            texts[lang] = (
+                _("You took back your move.")
+                if yours
+                else _("{name} took back a move.").format(name=who)
+            )
+    return {"kind": "undo", "seat": seat, "at": at, "text": texts["en"], "texts": texts}
+
+
+def _who(table: Mapping[str, Any] | None, seat: int, lang: str) -> str:
+    """The seat's name in ``lang`` as log lines give it ("seat 2" if none)."""
+    name = _names_in(table_names(table), lang)[seat : seat + 1]
+    if name and name[0]:
+        return name[0]
+    with use_language(lang):
+        return _("seat {n}").format(n=seat)
 
 
 def error(message: str) -> dict[str, Any]:

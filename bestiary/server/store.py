@@ -554,6 +554,27 @@ class Store:
             raise
         pending.commit(results[0] if results else None)
 
+    def take_back(self, table_id: str, n: int, count: int) -> bool:
+        """Delete moves ``n`` on of a table that holds exactly ``count``
+        moves (a person took their move back: ``server/takeback.py``), in one
+        transaction; False, nothing deleted, when it holds another number
+        (a move arrived meanwhile). Other processes hear of it (NOTIFY
+        ``undo``, the first move gone) and read their replica again.
+
+        A replica that has not heard yet may still write a move on top of
+        the old history, leaving a gap: the insert does not check that its
+        predecessor is there. So the live tables take nothing back on a
+        shared store (``LiveTable.why_no_undo``)."""
+        with self.engine.begin() as conn:
+            held = conn.execute(
+                sa.select(sa.func.count()).select_from(moves).where(moves.c.table_id == table_id)
+            ).scalar_one()
+            if held != count or not 0 <= n < count:
+                return False
+            conn.execute(moves.delete().where(moves.c.table_id == table_id, moves.c.n >= n))
+            self._notify(conn, "undo", table_id, n)
+            return True
+
     def moves_from(self, table_id: str, n: int) -> list[tuple[int, str]]:
         """The stored moves of a table from number ``n`` on (catching up)."""
         with self.engine.connect() as conn:

@@ -71,6 +71,42 @@ function send(text) {
   if (page.coach) page.coach.moved(); // the tutorial's next step waits for a move
 }
 
+// -- undo ------------------------------------------------------------------------
+// A person alone with bots may take back their own last move while it showed
+// them nothing and no one has answered it (the bots wait a beat): the server
+// says when (can_undo in this seat's update) and, after an undo, sends
+// "reset" and the whole state again, with the log line "You took back your move."
+function canUndo() {
+  return Boolean(page.state && page.state.canUndo && !page.state.over && !page.replay);
+}
+
+function takeBack() {
+  if (!canUndo()) return;
+  cancelPending();
+  if (!sendRaw({ type: "undo" })) showError(t("not connected — retrying"));
+}
+
+function renderUndo() {
+  const button = $("undo");
+  const shown = canUndo();
+  if (!shown && document.activeElement === button) $("turn-line").focus({ preventScroll: true });
+  button.hidden = !shown;
+}
+
+// Beside the hint in the turn bar; Ctrl+Z (⌘Z) too, outside text fields.
+function setupUndo() {
+  const title = t("take back your last move: it showed you nothing new and no one has answered it yet (Ctrl+Z)");
+  $("hint").after(" ", h("button", { type: "button", class: "small", id: "undo", title, "aria-keyshortcuts": "Control+Z Meta+Z", hidden: true, onclick: takeBack }, t("undo")));
+  $("turn-line").tabIndex = -1; // where focus goes when the button it was on goes away
+  document.addEventListener("keydown", (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey) || ev.shiftKey || ev.altKey || (ev.key || "").toLowerCase() !== "z") return;
+    if (ev.target.closest && ev.target.closest("input, textarea, select, [contenteditable]")) return;
+    if (!canUndo()) return;
+    ev.preventDefault();
+    takeBack();
+  });
+}
+
 // -- confirm moves ---------------------------------------------------------------
 // With the setting on (the default on touch screens, where a slip of the
 // finger is easy), a move is first chosen and marked, then sent by Confirm;
@@ -190,7 +226,7 @@ function renderSeatTools(tb) {
   if (page.state && !page.state.yourTurn) $("hint-box").hidden = true;
   // A hint answers for your own decision: between your turns it could only say so.
   if (!page.hinting) $("hint").disabled = !myDecision();
-  $("title").textContent = `${tb.title} · ${tb.variant} · ${statusText(tb)}`;
+  $("title").textContent = `${tb.title} · ${t(tb.variant)} · ${statusText(tb)}`; // a variant's name is in the catalog
   // The tab says so when it is your turn: a player in another tab sees it.
   const mineToPlay = page.state && page.state.yourTurn && !page.state.over && !page.replay;
   document.title = mineToPlay ? t("▶ Your turn — Bestiary — {title}", { title: tb.title }) : t("Bestiary — {title}", { title: tb.title });
@@ -318,6 +354,7 @@ function renderTurn() {
   el.textContent = turnText();
   el.parentNode.classList.toggle("mine", myDecision());
   renderClock();
+  renderUndo();
 }
 
 // This seat's clock (a table with a turn timer): the server sends the seconds
@@ -583,7 +620,14 @@ function renderBoard() {
 function onMessage(msg) {
   if (msg.type === "chat" || msg.type === "chat_history") return receiveChat(msg); // js/chat.js
   if (msg.type === "error" && msg.chat) return chatRefused(msg); // said in the chat panel
-  if (msg.type === "error") return showError(t(msg.message)); // the server's own words are in the catalog
+  // The server's own words are in the catalog; a refused undo comes in every language.
+  if (msg.type === "error") return showError((msg.texts && msg.texts[lang()]) || t(msg.message));
+  if (msg.type === "reset") {
+    // Moves this page saw were taken back: the whole state follows.
+    page.freshLog = true;
+    page.pending = null;
+    return;
+  }
   if (msg.type !== "update") return;
   if (page.freshLog) {
     page.log = [];
@@ -591,7 +635,7 @@ function onMessage(msg) {
     page.freshLog = false;
   }
   page.log.push(...msg.events);
-  for (const n of msg.notices || []) page.notices.set(`${n.at}:${n.seat}`, n);
+  for (const n of msg.notices || []) page.notices.set(`${n.kind}:${n.at}:${n.seat}`, n);
   page.deadline = msg.clock ? performance.now() + msg.clock.seconds_left * 1000 : null;
   page.table = msg.table;
   page.state = {
@@ -606,6 +650,7 @@ function onMessage(msg) {
     table: msg.table,
     log: page.log,
     moves: msg.moves,
+    canUndo: Boolean(msg.can_undo), // this seat may take its last move back now
   };
   if (page.coach) page.coach.update(page.state); // every update: a burst is drawn once
   // Bots may send many updates in a burst: draw only the latest, once a frame.
@@ -721,6 +766,7 @@ async function main() {
   $("copy-seat").addEventListener("click", copySeatLink);
   $("resign").addEventListener("click", resign);
   $("hint").addEventListener("click", askHint);
+  setupUndo();
   setupNotify();
   setupConfirm();
   setupMenu();
