@@ -404,7 +404,13 @@ def _line(e: Event, names: Names) -> str:
         delta = int(d["delta"])
         whose = side(d.get("seats"), names, d.get("team"))
         before = d.get("before", int(d["vitality"]) - delta)
-        if delta < 0:
+        if delta < 0 and int(d["vitality"]) <= 0:
+            # "0 or less loses the game": a count below 0 is the blow's size, so say
+            # what it means rather than leave a player wondering at "1 → -9".
+            text = _("{side} loses {n} vitality: {before} → {after}, none left").format(
+                side=whose, n=-delta, before=before, after=d["vitality"]
+            )
+        elif delta < 0:
             text = _("{side} loses {n} vitality: {before} → {after}").format(
                 side=whose, n=-delta, before=before, after=d["vitality"]
             )

@@ -204,7 +204,7 @@ def _rps(d: Mapping[str, Any], names: Names) -> str:
         )
     return _(
         "Rock-paper-scissors: {attacker} plays {attacker_choice}, {target} plays "
-        "{target_choice}; {loser} loses a turn"
+        "{target_choice}; {loser} loses their next turn"
     ).format(
         attacker=a,
         target=t,
@@ -219,12 +219,8 @@ def _round_end(d: Mapping[str, Any], names: Names) -> str:
         return _("Round {round} ends with no winner: {reason}").format(
             round=d["round"], reason=reason_label(d.get("reason", ""))
         )
-    return _("Round {round} ends: {name} scores {points} with {pattern}").format(
-        round=d["round"],
-        name=seat_label(d["winner"], names),
-        points=points_text(d["points"]),
-        pattern=pattern_label(d.get("pattern")),
-    )
+    # The "won" line just before says who won, with what and for how much.
+    return _("End of round {round}").format(round=d["round"])
 
 
 def _claim_open(d: Mapping[str, Any], names: Names) -> str:
@@ -261,7 +257,10 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         name=seat_label(d["seat"], n), card=d["card"], target=seat_label(d["target"], n)
     ),
     "rps": _rps,
-    "skipped": lambda d, n: _("{name} loses this turn").format(name=seat_label(d["seat"], n)),
+    # "The player who loses loses a turn." (the only way a turn is lost)
+    "skipped": lambda d, n: _(
+        "{name} sits this turn out, having lost at rock-paper-scissors"
+    ).format(name=seat_label(d["seat"], n)),
     "claim_open": _claim_open,
     "decided": lambda d, n: _("{name} chooses: {choice}").format(
         name=seat_label(d["seat"], n), choice=action_label(d["choice"], n)

@@ -225,7 +225,14 @@ def test_the_vitality_line_reads_as_a_loss_not_a_gain() -> None:
             "source": "Nekromutant",
         },
     )
-    assert GAME.describe_event(e, NAMES[:2]) == "Bob loses 2 vitality: 1 → -1 (Nekromutant)"
+    assert GAME.describe_event(e, NAMES[:2]) == (
+        "Bob loses 2 vitality: 1 → -1, none left (Nekromutant)"
+    )
+    # "0 or less loses the game": a count below 0 is said to mean nothing is left.
+    with use_language("pl"):
+        assert GAME.describe_event(e, NAMES[:2]) == (
+            "Bob traci 2 pkt WITALNOŚCI: 1 → -1; WITALNOŚĆ wyczerpana (Nekromutant)"
+        )
 
 
 def test_every_message_has_a_polish_translation() -> None:

@@ -91,7 +91,7 @@ def test_a_sample_of_lines_in_english_and_polish() -> None:
             "A mean monster takes revenge: Cy discards Kappa (mean) at random"
         )
         assert describe(rps, NAMES) == (
-            "Rock-paper-scissors: Ann plays rock, Bob plays scissors; Bob loses a turn"
+            "Rock-paper-scissors: Ann plays rock, Bob plays scissors; Bob loses their next turn"
         )
         assert describe(won, NAMES) == "Dee wins the round with two sets of 4: 6 points"
         assert describe(over, NAMES) == (
@@ -102,7 +102,8 @@ def test_a_sample_of_lines_in_english_and_polish() -> None:
             "Złośliwa potworzyca mści się: Cy odrzuca losową kartę Kappa (złośliwa)"
         )
         assert describe(rps, NAMES) == (
-            "Papier, kamień, nożyce: Ann pokazuje kamień, Bob pokazuje nożyce; Bob traci turę"
+            "Papier, kamień, nożyce: Ann pokazuje kamień, Bob pokazuje nożyce; "
+            "Bob traci następną turę"
         )
         assert describe(won, NAMES) == "Dee wygrywa rundę, mając dwa zestawy po 4: 6 punktów"
         assert describe(over, NAMES) == (
@@ -113,10 +114,27 @@ def test_a_sample_of_lines_in_english_and_polish() -> None:
 @pytest.mark.parametrize(("points", "word"), [(1, "punkt"), (3, "punkty"), (5, "punktów")])
 def test_polish_plurals_follow_the_number(points: int, word: str) -> None:
     """Polish has three forms: 1 punkt, 2–4 punkty, 5+ punktów."""
-    event = Event(0, "round_end", {"round": 2, "winner": 0, "pattern": "8", "points": points})
+    event = Event(0, "won", {"seat": 0, "pattern": "8", "points": points})
     with use_language("pl"):
-        assert describe(event, NAMES) == (
-            f"Koniec rundy 2: Ann zdobywa {points} {word} za zestaw 8"
+        assert describe(event, NAMES) == f"Ann wygrywa rundę, mając zestaw 8: {points} {word}"
+
+
+def test_the_end_of_a_won_round_is_told_once() -> None:
+    """A won round was told twice ("Seat 0 wins the round with two sets of 4:
+    2 points", then "Round 1 ends: seat 0 scores 2 points with two sets of 4"):
+    the round's end now only closes it; a round nobody won still says why. A
+    lost turn says why it is lost: "The player who loses loses a turn." """
+    won = Event(0, "round_end", {"round": 2, "winner": 0, "pattern": "8", "points": 3})
+    skip = Event(1, "skipped", {"seat": 1})
+    with use_language("en"):
+        assert describe(won, NAMES) == "End of round 2"
+        assert describe(skip, NAMES) == (
+            "Bob sits this turn out, having lost at rock-paper-scissors"
+        )
+    with use_language("pl"):
+        assert describe(won, NAMES) == "Koniec rundy 2"
+        assert describe(skip, NAMES) == (
+            "Bob pauzuje w tej turze po przegranej w papier, kamień, nożyce"
         )
 
 
