@@ -349,7 +349,8 @@ class LiveTable:
 
     def broadcast(self, mover: int | None = None) -> None:
         self._track_clock(mover)
-        self._send_updates(list(self.connections), self.info(), mover)
+        if self.connections:  # a bots' table nobody watches: no table info to build
+            self._send_updates(list(self.connections), self.info(), mover)
 
     # -- seats ---------------------------------------------------------------
     def seat_taken(self, seat: int, name: str | None) -> None:
