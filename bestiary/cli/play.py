@@ -235,7 +235,9 @@ def _read(prompt: str) -> str:
 def _seat_name(seat: int, spec: str, humans: int) -> str:
     if spec == "human":
         return _("You") if humans == 1 else _("Seat {n}").format(n=seat)
-    return _("Seat {n} ({agent})").format(n=seat, agent=spec)
+    # The agent spec is a word of the protocol: "heuristic" reads "heuristic bot"
+    # ("heurystyczny bot"); a spec with settings stays as typed.
+    return _("Seat {n} ({agent})").format(n=seat, agent=seat_kind(spec))
 
 
 def _bot_beat(specs: list[str], chosen: float | None) -> float:
@@ -430,5 +432,7 @@ def print_result(specs: list[str], scores: list[float], winners: list[int]) -> N
     word = _("winner")
     won = f"[bold green]{esc(word)}[/]"
     for i, (spec, sc) in enumerate(zip(specs, scores, strict=True)):
-        table.add_row(str(i), esc(spec), f"{sc:g}", won if i in winners else "")
+        # "human" and "heuristic" are the protocol's words: a player reads "a person"
+        # ("człowiek") and "heuristic bot" ("heurystyczny bot").
+        table.add_row(str(i), esc(seat_kind(spec)), f"{sc:g}", won if i in winners else "")
     out.print(table)

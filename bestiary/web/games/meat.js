@@ -5,7 +5,7 @@
 // below do the same).
 import { getJSON, h, pageStyle } from "../js/api.js";
 import { card, colourOf, svg } from "../js/cards.js";
-import { statusLine } from "../js/generic.js";
+import { actionLabel, statusLine } from "../js/generic.js";
 import { morph } from "../js/morph.js";
 
 pageStyle("meat", import.meta.url); // its stylesheet sits next to it
@@ -19,13 +19,23 @@ const N_ = (s) => s; // marks a message for the catalogue; translated where it i
 const lineOf = (e) => (e.texts && globalThis.lang && e.texts[globalThis.lang()]) || e.text;
 // A card's or a leader's text in the page's language (the card list sends each language).
 const textOf = (c) => (c.texts && globalThis.lang && c.texts[globalThis.lang()]) || c.text;
+// The cards are named in Polish, the original game's language (cards.toml);
+// their English name ("en") is shown beside it on a page in any other language.
+const CARD_LANGUAGE = "pl";
+const otherName = (c) => (c && c.en && c.en !== c.name && !(globalThis.lang && globalThis.lang() === CARD_LANGUAGE) ? c.en : "");
 
 // The legal actions as buttons in named groups; an aimed action ("resolve X
 // @ s1 front") sits in a row of its own card, one button per target.
-function actionGroups(legal, groups, api, view) {
+function actionGroups(legal, groups, api, view, state) {
   const box = h("div", { class: "actions meat-actions", role: "group", "aria-label": t("your legal actions") });
   const rest = new Set(legal);
   const button = (a, text) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, text);
+  // The server's label says it in the page's language with the card declined
+  // ("połóż Bobra na pozycji: lewa flanka"); the page's own words otherwise.
+  const said = (a) => {
+    const label = actionLabel(state, a);
+    return label !== a ? label : labelOf(a);
+  };
   for (const [name, test] of [...groups, ["Other", () => true]]) {
     const acts = [...rest].filter(test);
     if (!acts.length) continue;
@@ -37,7 +47,7 @@ function actionGroups(legal, groups, api, view) {
       if (!aimed.has(what)) aimed.set(what, []);
       aimed.get(what).push(a);
     }
-    const row = h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...plain.map((a) => button(a, labelOf(a))));
+    const row = h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...plain.map((a) => button(a, said(a))));
     for (const [what, list] of aimed) {
       row.append(h("span", { class: "meat-aim" }, h("span", { class: "meat-aim-what" }, `${labelOf(what)} →`), ...list.map((a) => button(a, targetLabel(api, a.slice(what.length), view)))));
     }
@@ -83,14 +93,19 @@ const KEYWORD_NAME = { REFLEX: N_("REFLEX"), TOXIN: N_("TOXIN"), CLEAVE: N_("CLE
 const DSTATUS = { "face down": N_("face down"), paid: N_("paid"), armed: N_("armed"), unpaid: N_("unpaid") };
 const PHASE_NAME = { leaders: N_("leaders"), draft: N_("draft"), "hand limit": N_("hand limit"), tactics: N_("tactics"), instants: N_("instants"), activation: N_("activation"), responses: N_("responses"), paying: N_("paying"), battle: N_("battle"), summary: N_("summary"), over: N_("over") };
 const RARITY = { common: N_("common"), rare: N_("rare"), epic: N_("epic"), mythic: N_("mythic") };
+// A destiny card's kind, on its banner and in its help.
+const KIND_NAME = { spell: N_("spell"), instant: N_("instant spell"), equipment: N_("equipment") };
+const kindOf = (c) => t(KIND_NAME[c.instant ? "instant" : c.type === "spell" ? "spell" : "equipment"]);
+// The INSTANT window open now: after the Tactics or before the battle (as the log says).
+const WINDOW_NAME = { tactics: N_("after the Tactics"), battle: N_("before the battle") };
 
 // The full text of a card (hover or long-press: js/help.js), from the card list.
 function cardHelp(name) {
   const c = catalog.cards && catalog.cards.get(name);
   if (!c) return name;
-  const lines = [c.en && c.en !== name ? `${name} (${c.en})` : name];
+  const lines = [otherName(c) ? `${name} (${otherName(c)})` : name];
   if (c.type === "creature") lines.push(t("Creature · {faction} · {rarity} · cost {cost} · attack {attack} · defence {defence}", { faction: c.faction, rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost, attack: c.attack, defence: c.defence }));
-  else lines.push(t("{kind} · {rarity} · cost {cost}", { kind: c.instant ? t("instant spell") : t(c.type === "spell" ? "spell" : "equipment"), rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost }) + (c.attack || c.defence ? " · " + t("attack {attack} · defence {defence}", { attack: c.attack, defence: c.defence }) : ""));
+  else lines.push(t("{kind} · {rarity} · cost {cost}", { kind: kindOf(c), rarity: t(RARITY[c.rarity] || c.rarity), cost: c.cost }) + (c.attack || c.defence ? " · " + t("attack {attack} · defence {defence}", { attack: c.attack, defence: c.defence }) : ""));
   if (c.text) lines.push(textOf(c));
   for (const [k, v] of Object.entries(KEYWORD_HELP)) if (c.text && c.text.toUpperCase().includes(k)) lines.push("• " + t(v));
   return lines.join("\n");
@@ -116,6 +131,8 @@ function labelOf(a) {
     const l = catalog.leaders && catalog.leaders.get(m[1]);
     return l ? `${m[1]} — ${textOf(l)}` : m[1];
   }
+  // A creature's ability is named by the lane it stands in (before its target).
+  if ((m = /^ability (left|front|right)$/.exec(a))) return t("use the ♦ ability of your creature on the {lane}", { lane: t(LANE_NAME[m[1]]) });
   if ((m = /^(draft|place|set|cast|resolve|ability|discard|pay) (.+)$/.exec(a))) {
     const verb = { draft: N_("draft {card}"), place: N_("place {card}"), set: N_("set {card}"), cast: N_("cast {card}"), resolve: N_("resolve {card}"), ability: N_("use {card}'s ability"), discard: N_("discard {card}"), pay: N_("pay for {card}") }[m[1]];
     return t(verb, { card: m[2] });
@@ -183,8 +200,8 @@ function namedCard(name, opts = {}) {
   const c = catalog.cards && catalog.cards.get(name);
   const el = card({
     name,
-    type: c ? (c.type === "creature" ? c.faction : c.instant ? `${c.type} · instant` : c.type) : "",
-    family: c ? c.en : undefined,
+    type: c ? (c.type === "creature" ? c.faction : kindOf(c)) : "",
+    family: otherName(c) || undefined,
     cost: c ? c.cost : undefined,
     colour: c ? colourOf(c.faction || c.type) : "#5f6b7a",
     width: opts.width || 84,
@@ -208,7 +225,7 @@ function creatureCard(cr) {
     down.setAttribute("data-help", t("A face-down creature: turned up in Activation."));
     return down;
   }
-  const el = card({ name: cr.card, type: cr.faction, family: cr.keywords.length ? cr.keywords.map((k) => t(KEYWORD_NAME[k] || k)).join(" ") : cr.en, colour: colourOf(cr.faction), width: 84 });
+  const el = card({ name: cr.card, type: cr.faction, family: cr.keywords.length ? cr.keywords.map((k) => t(KEYWORD_NAME[k] || k)).join(" ") : otherName({ name: cr.card, en: cr.en }) || undefined, colour: colourOf(cr.faction), width: 84 });
   el.setAttribute("tabindex", "0"); // a keyboard reaches its text too (js/help.js)
   // A new key makes morph() draw a new element, so its arrival (or a hit: more
   // damage) plays its short animation once (meat.css).
@@ -232,7 +249,7 @@ let selected = null; // a hand card picked for placement (click, then a lane)
 
 function leaderHelp(name) {
   const l = catalog.leaders && catalog.leaders.get(name);
-  return l ? `${name}${l.en ? ` (${l.en})` : ""}\n${textOf(l)}` : name;
+  return l ? `${name}${otherName(l) ? ` (${otherName(l)})` : ""}\n${textOf(l)}` : name;
 }
 
 // The cards a seat of my team has laid face down in Tactics are still in its
@@ -277,7 +294,7 @@ function leaderPanel(view, state, api) {
           "button",
           { type: "button", class: "meat-leader-card", "data-action": a, "data-help": leaderHelp(name), onclick: () => api.act(a) },
           h("strong", {}, name),
-          l && l.en ? h("span", { class: "muted" }, ` (${l.en})`) : "",
+          otherName(l) ? h("span", { class: "muted" }, ` (${otherName(l)})`) : "",
           h("span", { class: "meat-leader-text" }, l ? textOf(l) : t("(its text comes with the card list)")),
         );
       }),
@@ -525,11 +542,11 @@ export function render(root, state, api) {
   const ask = prompt(view, state);
   const parts = [
     statusLine(state),
-    h("p", { class: "meat-round" }, h("strong", {}, t("Round {n}", { n: view.round })), " · ", t("phase: {phase}", { phase: t(PHASE_NAME[view.phase] || view.phase) }), view.window ? ` (${view.window})` : "", " · ", t("decks: {creatures} creatures, {destiny} destiny", { creatures: view.decks.creature, destiny: view.decks.destiny }), view.winner_team !== null ? h("span", { class: "meat-badge win" }, view.winner_team === view.team ? t("your side wins") : view.team === null ? t("team {n} wins", { n: view.winner_team }) : t("the other side wins")) : ""),
+    h("p", { class: "meat-round" }, h("strong", {}, t("Round {n}", { n: view.round })), " · ", t("phase: {phase}", { phase: t(PHASE_NAME[view.phase] || view.phase) }), view.window ? ` (${t(WINDOW_NAME[view.window] || view.window)})` : "", " · ", t("decks: {creatures} creatures, {destiny} destiny", { creatures: view.decks.creature, destiny: view.decks.destiny }), view.winner_team !== null ? h("span", { class: "meat-badge win" }, view.winner_team === view.team ? t("your side wins") : view.team === null ? t("team {n} wins", { n: view.winner_team }) : t("the other side wins")) : ""),
     h("div", { class: "meat-teams" }, ...teams.map((t) => vitalityBar(view, t, api))),
     ask ? h("p", { class: "meat-prompt" }, ask) : null,
     leaderPanel(view, state, api),
-    actionGroups(legal.filter((a) => !a.startsWith("leader ")), GROUPS, api, view),
+    actionGroups(legal.filter((a) => !a.startsWith("leader ")), GROUPS, api, view, state),
     stackPanel(view, api),
     draftPanel(view, state, api),
     battlefield(view, state, api),

@@ -153,7 +153,7 @@ function treasureNote(name) {
 // A card of the view's ``hand_cards`` (name, kind, value, strength as the
 // rules in force roll it, type, abilities) as the page draws it.
 export function handCard(c) {
-  const note = (c.abilities || []).join(" ").replaceAll("_", " ") || undefined;
+  const note = abilityNote(c.abilities);
   if (c.kind === "corridor") return { name: c.name, kind: c.kind, value: c.value, mark: `${c.value}p` };
   if (c.kind === "monster") return { name: c.name, kind: c.kind, value: c.value, mtype: c.type, mark: t("strength {n}", { n: c.value }) };
   if (c.strength) return { name: c.name, kind: c.kind, dice: c.strength, mark: t("strength {n}", { n: c.strength }), note };
@@ -175,7 +175,7 @@ export function parseLabel(label, spells) {
     if (kind === "monster") return { name: known.name, kind, value: v, mtype: known.type, mark: t("strength {n}", { n: v }) };
     if (kind === "character" || kind === "spell") {
       const dice = m ? m[2] : String(v);
-      return { name: known.name, kind, dice, mark: t("strength {n}", { n: dice }), note: known.abilities.join(" ").replaceAll("_", " ") };
+      return { name: known.name, kind, dice, mark: t("strength {n}", { n: dice }), note: abilityNote(known.abilities) };
     }
     return { name: known.name, kind };
   }
@@ -233,6 +233,21 @@ let last = null; // the latest render's arguments, to redraw on a selection
 
 function seatName(api, seat) {
   return api.seatLabel ? api.seatLabel(seat) : `seat ${seat}`;
+}
+
+// A card's abilities in short, under its picture (the card's help says them in full).
+const ABILITY_NAME = {
+  casts: N_("casts spells"),
+  charms: N_("charms"),
+  avoids_traps: N_("avoids traps"),
+  opens_doors: N_("opens doors"),
+  dispels_undead: N_("dispels undead"),
+  heals: N_("heals"),
+  human_only: N_("human only"),
+  charm: N_("charm"),
+};
+function abilityNote(abilities) {
+  return (abilities || []).map((a) => (ABILITY_NAME[a] ? t(ABILITY_NAME[a]) : a.replaceAll("_", " "))).join(", ") || undefined;
 }
 
 // -- card help (js/help.js shows an element's data-help on hover or tap) -----------------

@@ -20,6 +20,40 @@ const PHASE_NAME = { discard: N_("draw and discard"), claim: N_("claiming a disc
 
 const RPS = { rock: N_("rock"), paper: N_("paper"), scissors: N_("scissors ✂") };
 
+// Why a round ended and the rows of its scoring: the view has them in the
+// engine's English words (scoring.py); these say them as the terminal does
+// (games/taxonomy/describe.py: reason_label, rule_text), in the same phrases.
+const REASON = { "the stock ran out": N_("the stock ran out"), "a winning hand": N_("a winning hand") };
+const PATTERN = { "two sets of 4": N_("two sets of 4"), "a set of 5 and a set of 3": N_("a set of 5 and a set of 3") };
+
+function claimsText(text) {
+  const m = /^(no claims|1 claim|(\d+) claims)$/.exec(text);
+  if (!m) return null;
+  const n = text === "no claims" ? 0 : text === "1 claim" ? 1 : Number(m[2]);
+  return n === 0 ? t("no claims") : tn("{n} claim", "{n} claims", n);
+}
+
+function ruleText(rule) {
+  let m = /^(two sets of 4|a set of 5 and a set of 3), (.+)$/.exec(rule);
+  let claims = m && claimsText(m[2]);
+  if (claims) return t("{pattern}, {claims}", { pattern: t(PATTERN[m[1]]), claims });
+  if (rule === "a set of 8, concealed (no claims)") return t("a set of 8, concealed (no claims)");
+  m = /^a set of 8, exposed \((.+)\)$/.exec(rule);
+  claims = m && claimsText(m[1]);
+  if (claims) return t("a set of 8, exposed ({claims})", { claims });
+  m = /^set of (\d) (.+) \(a key of (\d+) cards\)(, scored as a set of 4)?$/.exec(rule);
+  if (m) {
+    const n = Number(m[3]);
+    if (m[4]) return tn("set of 5 {key} (a key of {n} card), scored as a set of 4", "set of 5 {key} (a key of {n} cards), scored as a set of 4", n, { key: m[2] });
+    return tn("set of {size} {key} (a key of {n} card)", "set of {size} {key} (a key of {n} cards)", n, { size: m[1], key: m[2] });
+  }
+  if ((m = /^set of 3 (.+) \(the 3 of a 5\+3\)$/.exec(rule))) return t("set of 3 {key} (the 3 of a 5+3)", { key: m[1] });
+  if ((m = /^7 orphans and one other monster \((.+)\)$/.exec(rule))) return t("7 orphans and one other monster ({key})", { key: m[1] });
+  if ((m = /^a set of 8 orphans \((.+)\)$/.exec(rule))) return t("a set of 8 orphans ({key})", { key: m[1] });
+  if ((m = /^set of 4 (.+)$/.exec(rule))) return t("set of 4 {key}", { key: m[1] });
+  return rule;
+}
+
 // What each nature does (the rulebook's list), for the card help.
 const NATURE_HELP = {
   aggressive: N_("aggressive: when discarded it may be sent at a player, who loses a turn if they lose rock-paper-scissors"),
@@ -320,7 +354,7 @@ export function render(root, state, api) {
           "tbody",
           {},
           ...v.round_results.map((r) =>
-            h("tr", {}, h("td", {}, String(r.round)), h("td", {}, r.winner === null ? t("nobody") : label(r.winner)), h("td", {}, r.pattern || "—"), h("td", {}, String(r.points)), h("td", {}, r.reason || "")),
+            h("tr", {}, h("td", {}, String(r.round)), h("td", {}, r.winner === null ? t("nobody") : label(r.winner)), h("td", {}, r.pattern || "—"), h("td", {}, String(r.points)), h("td", {}, r.reason ? t(REASON[r.reason] || r.reason) : "")),
           ),
         ),
       ),
@@ -331,7 +365,7 @@ export function render(root, state, api) {
           "div",
           { class: "tx-box tx-breakdown" },
           h("h3", {}, t("Round {n} scoring: {name} — {pattern} for {points} points", { n: last.round, name: last.winner === null ? t("nobody") : label(last.winner), pattern: last.pattern, points: last.points })),
-          h("table", {}, h("tbody", {}, ...last.breakdown.map((b) => h("tr", {}, h("td", {}, b.rule), h("td", { class: "num" }, String(b.points)))))),
+          h("table", {}, h("tbody", {}, ...last.breakdown.map((b) => h("tr", {}, h("td", {}, ruleText(b.rule)), h("td", { class: "num" }, String(b.points)))))),
           ...(last.sets || []).map((s) => h("p", { class: "small" }, `${s.key}: ${s.cards.join(", ")} (${s.points})`)),
         ),
       );

@@ -30,6 +30,13 @@ function actionGroups(legal, groups, api) {
 
 const COLOUR = { orange: "#d9781e", red: "#c0392b", purple: "#8a4fb0", blue: "#2f6fb5", green: "#3f8f4a", yellow: "#c9a31a", grey: "#7a7f87", "three-colour": "#444" };
 
+// How your monsters of this generation were built (the view's my_choice: the build action's kind).
+const BUILT_AS = {
+  best: N_("Your monsters (the solver's best build)"),
+  flat: N_("Your monsters (flat)"),
+  placed: N_("Your monsters (placed)"),
+};
+
 const GROUPS = [
   [N_("Express"), (a) => a === "express", () => t("express: play every card not held back")],
   [N_("Hold back"), (a) => a.startsWith("hold "), (a) => t("hold back {card}", { card: a.slice(5) })],
@@ -84,8 +91,9 @@ function learnFromLog(log) {
   }
 }
 
+// A card whose name has not come yet (the card list is on its way) is shown by its number.
 function cardInfo(id) {
-  return deck.byId.get(id) || { id, name: `card #${id}`, colour: "grey", value: "?", part: "", ends: null };
+  return deck.byId.get(id) || { id, name: t("card #{n}", { n: id }), unknown: true, colour: "grey", value: "?", part: "", ends: null };
 }
 
 const COLOUR_NAME = { orange: N_("orange"), red: N_("red"), purple: N_("purple"), blue: N_("blue"), green: N_("green"), yellow: N_("yellow"), grey: N_("grey"), "three-colour": N_("three-colour") };
@@ -421,7 +429,7 @@ function handPanel(view, state, api) {
   );
   if (planning) {
     const names = toExpress.map((c) => cardInfo(c).name);
-    const preview = names.every((n) => !n.startsWith("card #")) ? previewOf(names) : "none";
+    const preview = toExpress.every((c) => !cardInfo(c).unknown) ? previewOf(names) : "none";
     const holds = [...plan.held].map((c) => `hold ${cardInfo(c).name}`);
     box.append(
       h(
@@ -686,7 +694,7 @@ function placingPanel(view, state, api) {
 
   // The live score of `build placed` now, beside the solver's best.
   const names = p.played.map((c) => cardInfo(c).name);
-  const known = names.every((n) => !n.startsWith("card #"));
+  const known = p.played.every((c) => !cardInfo(c).unknown);
   const best = known ? previewOf(names) : "none";
   let live = null;
   if (known) {
@@ -760,7 +768,7 @@ export function render(root, state, api) {
   if (builds.length) {
     const box = h("div", { class: "tz-builds" }, h("h3", {}, t("The monsters of this generation")));
     for (const p of builds) {
-      const label = p.seat === view.seat ? (view.my_choice === "best" ? t("Your monsters (the solver's best build)") : t("Your monsters ({how})", { how: view.my_choice || t("built") })) : seatName(api, p.seat);
+      const label = p.seat === view.seat ? (BUILT_AS[view.my_choice] ? t(BUILT_AS[view.my_choice]) : t("Your monsters ({how})", { how: view.my_choice || t("built") })) : seatName(api, p.seat);
       let take = null;
       if (verb === "take") {
         take = (id) => (legal.includes(`take ${cardInfo(id).name}`) ? `take ${cardInfo(id).name}` : null);

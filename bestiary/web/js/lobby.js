@@ -172,7 +172,7 @@ function tableItem(tb) {
     "li",
     { "data-table": tb.id, "data-status": tb.status },
     h("strong", {}, tb.title),
-    ` (${tb.variant}) `,
+    ` (${t(tb.variant)}) `, // a variant's name is in the catalog, as in the game picker
     tb.seed_chosen ? h("span", { class: "badge", title: t("the player chose this table's seed") }, t("solo, own seed")) : "",
     " ",
     h("span", { class: "table-state" }, tableState(tb)),
