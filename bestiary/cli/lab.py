@@ -605,14 +605,15 @@ def validate(
 
         problems = check(game_id, card_file, field, variant)
     if as_json:
-        emit_json({"file": str(card_file), "problems": problems, "ok": not problems})
+        listed = [p.as_dict() for p in problems]
+        emit_json({"file": str(card_file), "problems": listed, "ok": not problems})
     elif not problems:
         out.print(
             esc(_("{path}: no problems").format(path=card_file)), highlight=False, soft_wrap=True
         )
     else:
         for p in problems:
-            out.print(f"[red]•[/] {esc(p)}", highlight=False, soft_wrap=True)
+            out.print(f"[red]•[/] {esc(str(p))}", highlight=False, soft_wrap=True)
         count = core.ngettext("{n} problem", "{n} problems", len(problems))
         out.print(esc(count.format(n=len(problems))), highlight=False, soft_wrap=True)
     if problems:

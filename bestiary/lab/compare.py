@@ -150,7 +150,7 @@ def _compare(a: pa.Table, b: pa.Table) -> list[Row]:
 def config_changes(a: pa.Table, b: pa.Table) -> list[tuple[str, str, str]]:
     """What differs between the two runs' configurations (what the designer changed)."""
     ma, mb = run_meta(a), run_meta(b)
-    ca, cb = _shown_config(ma), _shown_config(mb)
+    ca, cb = shown_config(ma), shown_config(mb)
     ca["card files"] = ma.get("cards_hash") or "shipped"
     cb["card files"] = mb.get("cards_hash") or "shipped"
     out = []
@@ -160,7 +160,7 @@ def config_changes(a: pa.Table, b: pa.Table) -> list[tuple[str, str, str]]:
     return out
 
 
-def _shown_config(meta: dict[str, Any]) -> dict[str, Any]:
+def shown_config(meta: dict[str, Any]) -> dict[str, Any]:
     """A run's configuration as a reader sees it: a card file by its name, not
     by the full path it had where the run was made (on a server, a path of
     the server's own disk)."""

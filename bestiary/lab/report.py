@@ -23,6 +23,7 @@ import pyarrow as pa
 from ..i18n import N_, core
 from . import html as h
 from . import plots
+from .compare import shown_config
 from .metrics import NOT_MEASURED, Metric, RunView, all_metrics, load
 from .power import report_power
 from .power import section as power_section
@@ -66,7 +67,7 @@ def _metric_table(ms: Sequence[Metric], count: str = "games") -> str:
 
 
 def _overview(v: RunView, meta: dict[str, Any]) -> str:
-    cfg = meta.get("config", {})
+    cfg = shown_config(meta)  # a card file by its name, never a server's path
     games = (
         _("{games} ({failed} failed, left out)").format(games=v.games, failed=v.failed)
         if v.failed

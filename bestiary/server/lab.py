@@ -72,6 +72,7 @@ STATUS = {
 OPEN = ("queued", "running")  # a run that is still to play (resumed at a restart)
 STOP_SECONDS = 5.0  # a run's process saves its games and ends within this, or is killed
 COOKIE = "bestiary_lab"
+NAME_LENGTH = 100
 
 metadata = sa.MetaData()
 lab_runs = sa.Table(
@@ -93,6 +94,8 @@ lab_runs = sa.Table(
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     # the address that asked for the run (its quota key); never shown
     sa.Column("client", sa.String(80), nullable=True),
+    # the name the designer gave the run (the page names an unnamed one by its settings)
+    sa.Column("name", sa.String(NAME_LENGTH), nullable=True),
 )
 
 
@@ -104,6 +107,7 @@ class NewRun(BaseModel):
     cards: str = Field("", max_length=100)
     games: int = Field(100, ge=1)
     seed: int = Field(0, ge=0, le=2**31 - 1)
+    name: str = Field("", max_length=NAME_LENGTH)
 
 
 class LabFolders:
@@ -198,12 +202,13 @@ def lab_off_router(asked: bool = False) -> APIRouter:
     return router
 
 
-def _add_client_column(engine: sa.Engine) -> None:
-    """Databases made before runs had a client get the column (nullable)."""
+def _add_new_columns(engine: sa.Engine) -> None:
+    """Databases made before runs had a client or a name get the column (nullable)."""
     columns = {c["name"] for c in sa.inspect(engine).get_columns("lab_runs")}
-    if "client" not in columns:
-        with engine.begin() as c:
-            c.execute(sa.text("ALTER TABLE lab_runs ADD COLUMN client VARCHAR(80)"))
+    for name, kind in (("client", "VARCHAR(80)"), ("name", f"VARCHAR({NAME_LENGTH})")):
+        if name not in columns:
+            with engine.begin() as c:
+                c.execute(sa.text(f"ALTER TABLE lab_runs ADD COLUMN {name} {kind}"))
 
 
 def lab_router(
@@ -225,7 +230,7 @@ def lab_router(
     if not token:
         raise ValueError("the lab needs its operator's token")
     metadata.create_all(engine, checkfirst=True)
-    _add_client_column(engine)
+    _add_new_columns(engine)
     folders = LabFolders(data_dir)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lab-run")
     reports_lock = threading.Lock()
@@ -332,6 +337,7 @@ def lab_router(
                     cards=r["cards"],
                     games=r["games"],
                     seed=r["seed"],
+                    name=r["name"] or "",
                 )
                 if req.games > max_games:
                     raise BadAgentSpec(f"{req.games} games (this server's bound: {max_games})")
@@ -431,6 +437,7 @@ def lab_router(
                     status="queued",
                     created=datetime.now(UTC),
                     client=client[:80],
+                    name=_run_name(req.name),
                 )
             )
         pool.submit(play, run_id, cfg, req.games)
@@ -516,10 +523,11 @@ def lab_router(
 
         with use_language(_language(request, lang)):
             path = finished_file(run_id)
+            title = row(run_id)["name"] or f"Lab run {run_id}"
         page = path.with_suffix(".html")
         with reports_lock:  # one report at a time: matplotlib is not thread-safe
             if not page.exists():
-                page.write_text(report_html(read_run(path), f"Lab run {run_id}"), encoding="utf-8")
+                page.write_text(report_html(read_run(path), title), encoding="utf-8")
         return HTMLResponse(page.read_text(encoding="utf-8"))
 
     @guarded.get("/api/lab/runs/{run_id}/download")
@@ -539,9 +547,11 @@ def lab_router(
 
         with use_language(_language(request, lang)):
             file_a, file_b = finished_file(a), finished_file(b)
+            name_a = row(a)["name"] or f"run {a}"
+            name_b = row(b)["name"] or f"run {b}"
         ta, tb = read_run(file_a), read_run(file_b)
         with reports_lock:
-            return HTMLResponse(compare_html(ta, tb, f"run {a}", f"run {b}"))
+            return HTMLResponse(compare_html(ta, tb, name_a, name_b))
 
     @guarded.get("/api/lab/runs/{run_id}/report.html")
     def report_file(run_id: str, request: Request, lang: str | None = LangQuery) -> HTMLResponse:
@@ -556,6 +566,12 @@ def lab_router(
     router.include_router(guarded)
     resume_unfinished()
     return router
+
+
+def _run_name(text: str) -> str | None:
+    """A run's name as the designer typed it: one line of printable text, or None."""
+    name = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return name or None
 
 
 def _public(r: dict[str, Any]) -> dict[str, Any]:

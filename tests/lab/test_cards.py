@@ -35,7 +35,7 @@ def test_every_bad_row_of_a_csv_is_listed_with_its_own_line(tmp_path: Path) -> N
         cells[4] = "lots"
         lines[k] = ",".join(cells)
     src.write_text("\n".join(lines))
-    problems = validate("teratozoic", src)
+    problems = [str(p) for p in validate("teratozoic", src)]
     assert len(problems) >= 2
     assert f"line {rows[2] + 1}:" in problems[0] and f"line {rows[9] + 1}:" in problems[1]
     assert all(str(src) in p for p in problems)
@@ -48,7 +48,7 @@ def test_every_bad_table_of_a_toml_file_is_listed(tmp_path: Path) -> None:
     text = src.read_text()
     text = text.replace('rarity = "common"', 'rarity = "ultra"', 2)
     src.write_text(text)
-    problems = validate("meat", src)
+    problems = [str(p) for p in validate("meat", src)]
     assert len(problems) == 2
     assert all("rarity 'ultra' is unknown" in p for p in problems)
 

@@ -1,11 +1,15 @@
 // The Lab page: start runs in the background, watch their progress, cancel
 // one, open a report, download the run file, compare two finished runs.
+// A run is shown by the name the designer gave it, else by what it plays
+// (game, cards, seats, games, start time); its id is in the row's tooltip.
+// A report or a comparison takes seconds to make: the status line says so
+// (role=status) and the frame is aria-busy until it has loaded.
 // The lab is the server operator's: off unless they turn it on, and then
 // behind their token. The page asks for the token when the server says one is
 // needed and signs in with it once (a cookie, so reports and downloads, which
 // open as frames and links, are let through too).
 import { getJSON, h, postJSON } from "./api.js";
-import { lang, ready, t } from "./i18n.js";
+import { lang, ready, t, tn } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -58,18 +62,44 @@ async function start(ev) {
       cards: $("cards").value,
       games: Number($("games").value),
       seed: Number($("seed").value),
+      name: $("run-name").value.trim(),
     };
     await postJSON(withLang("/api/lab/runs"), body);
+    $("run-name").value = "";
     await refresh();
   } catch (e) {
     $("run-error").textContent = e.message;
   }
 }
 
+// When a run started: the time today, else the day and the time (in the page's language).
+function startedAt(iso) {
+  if (!iso) return "";
+  const at = new Date(iso);
+  const time = at.toLocaleTimeString(lang(), { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  if (at.toDateString() === new Date().toDateString()) return time;
+  return `${at.toLocaleDateString(lang(), { day: "numeric", month: "short" })} ${time}`;
+}
+
+// A run's name: the designer's, else what it plays, e.g.
+// "M.E.A.T. · shipped cards · random vs random · 4 games · 19:05".
+function runName(run) {
+  if (run.name) return run.name;
+  const game = games.find((g) => g.id === run.game)?.title || run.game;
+  const seats = run.seats.reduce((a, b) => t("{a} vs {b}", { a, b }));
+  return t("{game} · {cards} · {seats} · {games} · {time}", {
+    game,
+    cards: run.cards || t("shipped cards"),
+    seats,
+    games: tn("{n} game", "{n} games", run.games),
+    time: startedAt(run.created),
+  });
+}
+
 function choice(name, run) {
   return h("input", {
     type: "radio", name, value: run.id, disabled: run.status !== "done",
-    "aria-label": t("run {run} as {choice}", { run: run.id, choice: name.toUpperCase() }), onchange: compareReady,
+    "aria-label": t("run {run} as {choice}", { run: runName(run), choice: name.toUpperCase() }), onchange: compareReady,
   });
 }
 
@@ -90,13 +120,13 @@ function runRow(run) {
     "tr", { "data-run": run.id, "data-status": run.status },
     h("td", {}, choice("a", run)),
     h("td", {}, choice("b", run)),
-    h("td", {}, run.id),
+    h("td", { class: "run-name", title: t("run {id}", { id: run.id }) }, runName(run)),
     h("td", {}, `${run.game} · ${run.seats.join(", ")}`),
     h("td", {}, run.cards || t("shipped")),
     h("td", {}, h("progress", { max: run.games, value: run.done }), ` ${run.done}/${run.games} ${status}`),
     h("td", {}, run.games_per_second ?? ""),
     h("td", {},
-      done ? h("button", { type: "button", class: "small report", onclick: () => show(withLang(`/api/lab/runs/${run.id}/report`)) }, t("report")) : "",
+      done ? h("button", { type: "button", class: "small report", onclick: () => show(withLang(`/api/lab/runs/${run.id}/report`), t("Making the report…")) }, t("report")) : "",
       " ",
       done ? h("a", { href: `/api/lab/runs/${run.id}/report.html`, class: "report-file" }, "report.html") : "",
       " ",
@@ -111,8 +141,17 @@ function compareReady() {
   $("compare").disabled = !(a && b && a.value !== b.value);
 }
 
-function show(url) {
+// Open a report (or a comparison) in the frame; "making" says what is being
+// made until the frame has loaded it.
+function show(url, making) {
   const frame = $("report-frame");
+  const status = $("report-status");
+  status.textContent = making;
+  frame.setAttribute("aria-busy", "true");
+  frame.onload = () => {
+    frame.setAttribute("aria-busy", "false");
+    status.textContent = "";
+  };
   frame.hidden = false;
   frame.src = url;
 }
@@ -140,7 +179,7 @@ async function refresh() {
 function compare() {
   const a = document.querySelector("input[name=a]:checked").value;
   const b = document.querySelector("input[name=b]:checked").value;
-  show(withLang(`/api/lab/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`));
+  show(withLang(`/api/lab/compare?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`), t("Making the comparison…"));
 }
 
 // Show one of the page's states: "off", "sign-in" or "lab".
