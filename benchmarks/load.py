@@ -57,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,15 @@ LIMITS = {
 SOAK_GROWTH = 0.10  # a soak passes when RSS after the warm-up grows at most this much
 BESTIARY = Path(sys.executable).with_name("bestiary")
 LIST_EVERY = 5.0  # seconds between two listings of the playing tables (bot tables' ends)
+# Every client of this tool is 127.0.0.1: its server's per-client quotas are lifted.
+LIFTED_QUOTAS = {
+    "BESTIARY_TABLE_BURST": "100000",
+    "BESTIARY_TABLES_PER_MINUTE": "100000",
+    "BESTIARY_OPEN_TABLES_PER_CLIENT": "100000",
+    "BESTIARY_SOCKETS_PER_CLIENT": "100000",
+    "BESTIARY_CLIENT_MESSAGES_PER_SECOND": "100000",
+    "BESTIARY_CLIENT_MESSAGE_BURST": "100000",
+}
 
 
 @dataclass
@@ -88,6 +98,10 @@ class Stats:
     spectator_messages: int = 0
     human_moves: int = 0
     stale: int = 0  # moves overtaken by a bot's before they arrived (not errors)
+    # A person's move until the bots' first move after it (when it left the
+    # person nothing to decide): the first update after the move's own.
+    bot_answers: list[float] = field(default_factory=list)
+    hints: list[float] = field(default_factory=list)  # seconds each hint that came took
     rss_peak_kb: dict[int, int] = field(default_factory=dict)  # per server process
     # (seconds since the start, RSS in KiB) every ``--sample-every`` seconds, per process
     rss_series: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
@@ -136,18 +150,15 @@ def _own_cpu_s() -> float:
 
 
 def start_server(
-    db: str, port: int, bot_delay: float, log: Path | None = None
+    db: str,
+    port: int,
+    bot_delay: float,
+    log: Path | None = None,
+    quotas: Mapping[str, str] = LIFTED_QUOTAS,
 ) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        # Every client of this test is 127.0.0.1: lift the per-client quotas.
-        "BESTIARY_TABLE_BURST": "100000",
-        "BESTIARY_TABLES_PER_MINUTE": "100000",
-        "BESTIARY_OPEN_TABLES_PER_CLIENT": "100000",
-        "BESTIARY_SOCKETS_PER_CLIENT": "100000",
-        "BESTIARY_CLIENT_MESSAGES_PER_SECOND": "100000",
-        "BESTIARY_CLIENT_MESSAGE_BURST": "100000",
-    }
+    """``bestiary serve`` on ``port`` once it answers; ``quotas``: environment
+    variables over this process's (default: the per-client quotas lifted)."""
+    env = {**os.environ, **quotas}
     args = [str(BESTIARY), "serve", "--host", HOST, "--port", str(port), "--db", db]
     args += ["--bot-delay", str(bot_delay)]
     err = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115 (the process keeps it)
@@ -163,6 +174,20 @@ def start_server(
             time.sleep(0.2)
     proc.kill()
     raise SystemExit("the server did not start")
+
+
+def stop_servers(procs: list[subprocess.Popen[bytes]], wait: float = 20.0) -> None:
+    """SIGINT to each (a graceful stop, all at once), then SIGKILL to any
+    still running ``wait`` seconds later."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 async def bot_tables(
@@ -214,12 +239,26 @@ async def bot_tables(
 
 
 async def human(
-    base: str, http: httpx.AsyncClient, game: str, players: int, until: float, stats: Stats
+    base: str,
+    http: httpx.AsyncClient,
+    game: str,
+    players: int,
+    until: float,
+    stats: Stats,
+    *,
+    bot: str = "random",
+    think: float = 0.0,
+    hint_every: int = 0,
+    connect: Mapping[str, Any] | None = None,
 ) -> None:
-    """A scripted person: a table against bots, a random legal move each turn,
-    timing each move's round trip; a new table when one ends."""
+    """A scripted person: a table against ``bot`` bots, a random legal move
+    each turn after ``think`` seconds (0.5x to 1.5x), timing each move's round
+    trip and the bots' answer to it; a new table when one ends. Every
+    ``hint_every``-th decision (0: never) it asks for a hint first. ``connect``:
+    more arguments of ``websockets.connect`` (e.g. ``local_addr``)."""
     rng = random.Random()
-    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": "random"}] * (players - 1)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "agent": bot}] * (players - 1)
+    decisions = 0
     while time.monotonic() < until:
         r = await http.post("/api/tables", json={"game": game, "seats": seats})
         if r.status_code != 201:
@@ -231,14 +270,21 @@ async def human(
         if j.status_code != 200:
             stats.error(f"join {j.status_code}")
             continue
+        token = j.json()["token"]
+        url = f"{base.replace('http', 'ws')}/ws/tables/{table}"
         try:
-            async with websockets.connect(f"{base.replace('http', 'ws')}/ws/tables/{table}") as ws:
-                await ws.send(json.dumps({"type": "hello", "token": j.json()["token"]}))
+            async with websockets.connect(url, **(connect or {})) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
                 # Each move is followed by a ping: the server handles a socket's
                 # messages in order, so the pong comes after the move's own
                 # update (and any bot updates before it). Round trip: act to pong.
                 sent: float | None = None
                 latest: dict[str, Any] | None = None
+                # The bots' answer: the last move's time and the updates since it
+                # (the first is the move's own; when it leaves the person nothing
+                # to decide, the next one is the bots').
+                acted: float | None = None
+                updates = 0
                 while (left := until - time.monotonic()) > 0:
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), min(30.0, left)))
@@ -250,25 +296,49 @@ async def human(
                         stale = ("not a legal action", "no decision to make")
                         if any(text in msg["message"] for text in stale):
                             stats.stale += 1  # a bot's move overtook ours: not an error
+                            acted = None
                             await ws.send(json.dumps({"type": "sync"}))
                         else:
                             stats.error(f"ws error: {msg['message'][:60]}")
                     elif msg["type"] == "update":
                         latest = msg
+                        if acted is not None:
+                            updates += 1
+                            if updates == 1 and (msg["your_turn"] or msg["over"]):
+                                acted = None  # the person moves again: no bot to wait for
+                            elif updates == 2:
+                                stats.bot_answers.append(time.monotonic() - acted)
+                                acted = None
                         if msg["over"]:
                             break
                     elif msg["type"] == "pong" and sent is not None:
                         stats.trip(sent)
                         sent = None
                     if sent is None and latest is not None and latest["your_turn"]:
+                        decisions += 1
+                        if hint_every and decisions % hint_every == 0:
+                            await _hint(http, table, token, stats)
+                        if think:
+                            await asyncio.sleep(think * (0.5 + rng.random()))
                         action = rng.choice(latest["legal"])
                         await ws.send(json.dumps({"type": "act", "action": action}))
                         await ws.send(json.dumps({"type": "ping"}))
-                        sent = time.monotonic()
+                        sent = acted = time.monotonic()
+                        updates = 0
                         stats.human_moves += 1
                         latest = None  # act again only on news after the pong
-        except (OSError, TimeoutError, websockets.WebSocketException):
-            stats.error("socket dropped")
+        except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+            stats.error(f"socket dropped ({type(exc).__name__})")
+
+
+async def _hint(http: httpx.AsyncClient, table: str, token: str, stats: Stats) -> None:
+    """A hint for the person's seat (their turn): its time, or an error."""
+    started = time.monotonic()
+    r = await http.post(f"/api/tables/{table}/hint", json={"token": token})
+    if r.status_code == 200:
+        stats.hints.append(time.monotonic() - started)
+    else:
+        stats.error(f"hint {r.status_code}: {r.text[:60]}")
 
 
 async def pair(
@@ -443,8 +513,16 @@ def store_moves(db: str) -> int:
         engine.dispose()
 
 
+def pct_ms(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile (0 to 1, nearest rank below) of seconds, in ms."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(1000 * ordered[int(q * (len(ordered) - 1))], 1)
+
+
 def _p99_ms(trips: list[float]) -> float | None:
-    return round(1000 * trips[int(0.99 * (len(trips) - 1))], 1) if trips else None
+    return pct_ms(trips, 0.99)
 
 
 def _load() -> str:
@@ -662,13 +740,7 @@ def main(argv: list[str] | None = None) -> int:
                 bases.append(f"http://{HOST}:{port}")
             report = _run_loop(run(opts, bases, [p.pid for p in procs], db))
         finally:
-            for proc in procs:
-                proc.send_signal(signal.SIGINT)
-            for proc in procs:
-                try:
-                    proc.wait(20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+            stop_servers(procs)
     if opts.json:
         print(json.dumps(report))
     else:

@@ -188,8 +188,10 @@ class FairSlots:
             self.served.append(key)
             del self.served[:-64]
 
-    async def take(self, key: Key = (), wait: float | None = None) -> None:
-        """Wait up to ``wait`` seconds (None: as long as it takes) for a place, or Busy."""
+    def refuse_if_over(self, key: Key = ()) -> None:
+        """TooMany (or Busy when closing) now if ``key`` may not queue another
+        request: a caller checks this before it builds a costly job (a copy of a
+        state, its pickle), so a flood that is refused costs next to nothing."""
         if self.closed:
             raise Busy("the server is shutting down")
         for i, prefix in enumerate(self._prefixes(key)):
@@ -201,6 +203,10 @@ class FairSlots:
                     f"(at most {most} at once); try again in {wait_s} s",
                     retry_after=wait_s,
                 )
+
+    async def take(self, key: Key = (), wait: float | None = None) -> None:
+        """Wait up to ``wait`` seconds (None: as long as it takes) for a place, or Busy."""
+        self.refuse_if_over(key)
         self.under_way.update(self._prefixes(key))
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.push(key, fut)

@@ -95,6 +95,9 @@ class RayPool:
         with contextlib.suppress(Exception):
             self.ray.kill(actor)
 
+    def refuse_if_over(self, key: Key = ()) -> None:
+        self.slots.refuse_if_over(key)
+
     def close(self) -> None:
         self.slots.closed = True
         for actor in self._idle:

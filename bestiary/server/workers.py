@@ -58,6 +58,10 @@ class Pool(Protocol):
         key: Key = (),
     ) -> Any: ...
 
+    def refuse_if_over(self, key: Key = ()) -> None:
+        """TooMany now if ``key`` already has as many calls under way as it may."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -192,6 +196,7 @@ class WorkerPool:
         """``fn(*args)`` in a worker, stopped after ``seconds``. ``wait``: how long
         to queue for a free worker (None: as long as it takes) before Busy;
         ``key``: who asks (address, client, table), served in turn with others."""
+        self.slots.refuse_if_over(key)  # before the pickle: a refused flood costs little
         job = snapshot(fn, args)  # now, on the event loop: nothing changes under it
         await self.slots.take(key, wait)
         worker: _Worker | None = None
@@ -213,6 +218,9 @@ class WorkerPool:
             raise
         finally:
             self.slots.release(key, time.monotonic() - started)
+
+    def refuse_if_over(self, key: Key = ()) -> None:
+        self.slots.refuse_if_over(key)
 
     def _start(self) -> _Worker:
         worker = _Worker()
