@@ -37,7 +37,7 @@ tables only while they look for one to watch.
         --tables 400 --pairs 100 --humans 0 --bot-delay 0.4
     python benchmarks/load.py --soak 30 --tables 50 --humans 5 --spectators 20
 
-Bounded: at most 500 tables, 200 people, 200 pairs, 2000 spectators, 4
+Bounded: at most 1000 tables, 200 people, 200 pairs, 2000 spectators, 4
 processes, 600 seconds (a soak: 240 minutes).
 """
 
@@ -67,7 +67,7 @@ import websockets
 
 HOST = "127.0.0.1"  # never anything else: this tool only loads its own server
 LIMITS = {
-    "tables": 500,
+    "tables": 1000,
     "humans": 200,
     "pairs": 200,
     "spectators": 2000,
