@@ -133,7 +133,11 @@ class Hub:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
-        # Kill the workers first: a bot deep in thought must not hold up shutdown.
+        # Stop the bots' loops, then kill the workers: a bot deep in thought must
+        # not hold up shutdown, and a loop whose worker dies under it would log
+        # the death as a failure ("the bots of table … stopped") at every table.
+        for table in list(self.live.values()):
+            table.stop_bots()
         self.bots.close()
         self.tools.close()
         for table in list(self.live.values()):
