@@ -281,11 +281,11 @@ def test_taxonomy_tells_a_loyal_monster_cannot_be_claimed(server: str, browser: 
     page.evaluate("localStorage.setItem('bestiary:lang', 'pl')")
     page.reload()
     page.wait_for_function(
-        f"(document.querySelector(\"{jinn}\")?.getAttribute('data-help') || '').includes('lojalny')"
+        f"(document.querySelector(\"{jinn}\")?.getAttribute('data-help') || '').includes('lojalna')"
     )
     polish = str(page.get_attribute(jinn, "data-help"))
-    assert "nikt nie może wziąć go do swojego zestawu" in polish, polish
-    assert "nie można go odrzucić" not in polish
+    assert "nikt nie może wziąć jej do swojego zestawu" in polish, polish
+    assert "nie można jej odrzucić" not in polish
     assert not errors, errors
 
 

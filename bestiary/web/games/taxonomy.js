@@ -133,7 +133,7 @@ function natureMark(natures) {
 }
 
 // A nature's name in the page's language: the head of its translated help
-// ("loyal: …" / "lojalny: …"), so the name and its explanation never disagree.
+// ("loyal: …" / "lojalna: …"), so the name and its explanation never disagree.
 function natureNames(natures) {
   return natures.map((n) => (NATURE_HELP[n] ? t(NATURE_HELP[n]).split(":")[0] : n)).join(", ");
 }
