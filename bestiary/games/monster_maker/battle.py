@@ -86,7 +86,9 @@ def _dist(st: Strength | None) -> Distribution:
     return st.distribution() if st is not None else {0: 1.0}
 
 
-def _convolve(a: Distribution, b: Distribution) -> Distribution:
+def add(a: Distribution, b: Distribution) -> Distribution:
+    """The distribution of the sum of two independent totals (a party's and a
+    member's): a party's total adds up its members in order."""
     out: Distribution = {}
     for x, p in a.items():
         for y, q in b.items():
@@ -119,8 +121,19 @@ def total_distribution(
     """Exact distribution of the party's total after the Royal Princess's penalty."""
     d: Distribution = {0: 1.0}
     for m in party:
-        d = _convolve(d, member_distribution(cs, rules, table, m))
+        d = add(d, member_distribution(cs, rules, table, m))
+    return penalised(d, penalty)
+
+
+def penalised(d: Distribution, penalty: int) -> Distribution:
+    """A party's total (``d``, its members added up) after the Royal
+    Princess's penalty, in increasing order."""
     return {v - penalty: p for v, p in sorted(d.items())}
+
+
+def chance(d: Distribution, monster_strength: int) -> float:
+    """P(a total of distribution ``d`` beats a monster of that strength)."""
+    return sum(p for v, p in d.items() if wins(v, monster_strength))
 
 
 def win_chance(
@@ -134,8 +147,7 @@ def win_chance(
     """P(the party beats a monster of that strength); 0 for an empty party."""
     if not party:
         return 0.0
-    d = total_distribution(cs, rules, table, party, penalty)
-    return sum(p for v, p in d.items() if wins(v, monster_strength))
+    return chance(total_distribution(cs, rules, table, party, penalty), monster_strength)
 
 
 # ------------------------------------------------------------ who may do what

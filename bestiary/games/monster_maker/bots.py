@@ -137,9 +137,46 @@ def _shared_odds(
         if len(_SHARED_ODDS) >= _SHARED_MAX:
             _SHARED_ODDS.clear()
         party, need, penalty = key
-        odds = battle.win_chance(cs, rules, table, party, need, penalty)
+        # ``battle.win_chance``, the party's total added up as it adds it
+        # (member by member, from the shared totals of its first members).
+        odds = 0.0
+        if party:
+            odds = battle.chance(battle.penalised(_totals(cs, rules, table, party), penalty), need)
         _SHARED_ODDS[(rules, key)] = odds
     return odds
+
+
+# A party's total before any penalty (``battle.total_distribution``'s sum),
+# by rules and party, and each member's, shared like the odds: the odds of a
+# party against other monsters and penalties, and of parties with the same
+# first members, add up the same numbers.
+_SHARED_TOTALS: dict[tuple[MonsterMakerRules, tuple[Member, ...]], battle.Distribution] = {}
+_SHARED_MEMBERS: dict[tuple[MonsterMakerRules, Member], battle.Distribution] = {}
+_TOTALS_MAX = 10_000  # about 4 kB each (some 60 totals): 40 MB at most
+
+
+def _totals(
+    cs: CardSet,
+    rules: MonsterMakerRules,
+    table: tuple[Strength | None, ...],
+    party: tuple[Member, ...],
+) -> battle.Distribution:
+    """The distribution of the party's total before the penalty, exactly as
+    ``battle.total_distribution`` adds it up (read only: shared)."""
+    if not party:
+        return {0: 1.0}
+    got = _SHARED_TOTALS.get((rules, party))
+    if got is None:
+        if len(_SHARED_TOTALS) >= _TOTALS_MAX:
+            _SHARED_TOTALS.clear()
+            _SHARED_MEMBERS.clear()
+        m = party[-1]
+        member = _SHARED_MEMBERS.get((rules, m))
+        if member is None:
+            member = _SHARED_MEMBERS[(rules, m)] = battle.member_distribution(cs, rules, table, m)
+        got = battle.add(_totals(cs, rules, table, party[:-1]), member)
+        _SHARED_TOTALS[(rules, party)] = got
+    return got
 
 
 class HeuristicAgent:
@@ -204,6 +241,8 @@ class HeuristicAgent:
         self._rules: MonsterMakerRules | None = None
         self._cs: CardSet | None = None
         self._strength: tuple[Strength | None, ...] = ()
+        self._treasures: tuple[CardSet, dict[str, int]] | None = None
+        self._card_index: tuple[CardSet, dict[str, int]] | None = None
 
     def _cards(self, rules: MonsterMakerRules) -> tuple[CardSet, tuple[Strength | None, ...]]:
         if self._cs is None or rules is not self._rules:
@@ -212,6 +251,20 @@ class HeuristicAgent:
             self._cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
             self._strength = battle.strengths(self._cs, rules)
         return self._cs, self._strength
+
+    def _cindex(self, cs: CardSet) -> dict[str, int]:
+        """Card name (as the view writes it) -> index, as ``cs.by_name`` finds
+        it, once per card set (read only)."""
+        if self._card_index is None or self._card_index[0] is not cs:
+            index = {c.name: cs.by_name[c.name.casefold()].index for c in cs.cards}
+            self._card_index = (cs, index)
+        return self._card_index[1]
+
+    def _tindex(self, cs: CardSet) -> dict[str, int]:
+        """Treasure name -> index, once per card set (read only)."""
+        if self._treasures is None or self._treasures[0] is not cs:
+            self._treasures = (cs, {t.name: t.index for t in cs.treasures})
+        return self._treasures[1]
 
     def _view(self, ctx: AgentContext) -> dict[str, Any]:
         # The entries of the view this bot reads, and only those (lite: the
@@ -256,8 +309,9 @@ class _Turn:
         )
         self.table = table  # strengths under the rules in force (battle.strengths)
         self.me = view["players"][seat]
-        self.hand = [cs.by_name[n.casefold()].index for n in view["hand"]]
-        self.tindex = {t.name: t.index for t in cs.treasures}
+        index = agent._cindex(cs)
+        self.hand = [index[n] for n in view["hand"]]
+        self.tindex = agent._tindex(cs)  # treasure name -> index
         self._draws_now: list[tuple[int, float]] | None = None
         self._land_now: float | None = None
 

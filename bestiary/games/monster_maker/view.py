@@ -64,36 +64,36 @@ def build_view(self: MonsterMakerBoard, seat: int | None) -> dict[str, Any]:
 def _players(self: MonsterMakerBoard, cn: Sequence[str], tn: Sequence[str]) -> list[dict[str, Any]]:
     """Every seat as all may see it: its road, monster, counts and open treasures."""
     cs = self.cs
+    cards = cs.cards
+    rolled, worthless = self.gold_rolled, self.worthless
     players = []
     for s in range(self.players):
-        shown = [tn[t] for t in self.held[s] if t in self.shown[s]]
+        held, banked = self.held[s], self.banked[s]
+        status, monster = self.status[s], self.monster[s]
+        open_now = self.shown[s]
+        shown = [tn[t] for t in held if t in open_now]
+        beast = cards[monster] if monster >= 0 else None
         players.append(
             {
                 "seat": s,
-                "status": STATUS[self.status[s]],
-                "corridors_out": [cs.cards[c].value for c in self.out[s]],
+                "status": STATUS[status],
+                "corridors_out": [cards[c].value for c in self.out[s]],
                 "distance_out": self.dist_out[s],
-                "corridors_back": [cs.cards[c].value for c in self.back[s]],
+                "corridors_back": [cards[c].value for c in self.back[s]],
                 "distance_back": self.dist_back[s],
-                "return_target": self.target(s) if self.status[s] != OUT else None,
-                "monster": cn[self.monster[s]] if self.monster[s] >= 0 else None,
-                "monster_strength": cs.cards[self.monster[s]].value
-                if self.monster[s] >= 0
-                else None,
-                "monster_type": (cs.cards[self.monster[s]].mtype or None)
-                if self.monster[s] >= 0
-                else None,
+                "return_target": self.target(s) if status != OUT else None,
+                "monster": cn[monster] if beast is not None else None,
+                "monster_strength": beast.value if beast is not None else None,
+                "monster_type": (beast.mtype or None) if beast is not None else None,
                 "hand_size": len(self.hands[s]),
                 "open_treasures": shown,
-                "hidden_treasures": len(self.held[s]) - len(shown),
+                "hidden_treasures": len(held) - len(shown),
                 "secret_door_waiting": self.door_open[s],
                 "battle_penalty": self.battle_penalty(s),
-                "banked": [tn[t] for t in self.banked[s]],
+                "banked": [tn[t] for t in banked],
                 # What each dice-valued banked treasure rolled (once, kept).
-                "rolled": [
-                    [tn[t], self.gold_rolled[t]] for t in self.banked[s] if t in self.gold_rolled
-                ],
-                "worthless": [tn[t] for t in self.banked[s] + self.held[s] if t in self.worthless],
+                "rolled": [[tn[t], rolled[t]] for t in banked if t in rolled],
+                "worthless": [tn[t] for t in banked + held if t in worthless],
                 "prizes": [cs.prizes[p].name for p in self.prizes[s]],
                 "dungeon_wins": self.dungeon_wins[s],
             }

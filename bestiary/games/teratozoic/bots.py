@@ -69,6 +69,7 @@ It is the tuned setting the search plays (``value.TUNED``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from bestiary.agents.base import AgentContext
@@ -76,9 +77,10 @@ from bestiary.agents.context import option_flag, option_number
 from bestiary.engine import Rng
 
 from .cards import Card, cards_from
-from .closed import upper_bound
+from .closed import parity_vector, upper_bound
 from .rules import BUILD_BEST, EXPRESS, Hold, Keep, Take, TeratozoicState
-from .solver import best_build, shape_of
+from .sampling import Hands
+from .solver import best_build, connect_all, shape_of
 from .tiles import monster_value
 
 
@@ -93,6 +95,9 @@ class Weights(NamedTuple):
 
 
 PLAIN = Weights()
+
+# What growth and the expression steps after the plan read of the view.
+_BRIEF = frozenset({"phase", "generation", "held_cards"})
 
 
 class HeuristicAgent:
@@ -133,6 +138,7 @@ class HeuristicAgent:
         self.hold_close = option_flag("hold_close", hold_close)
         self.fair = option_flag("fair", fair)
         self._plan: dict[tuple[int, int], list[int]] = {}
+        self._gains: _Gains | None = None  # the last decision's closing gains
 
     # ------------------------------------------------------------ values
     @staticmethod
@@ -232,7 +238,7 @@ class HeuristicAgent:
     def _colours(self, deck: tuple[Card, ...], view: dict[str, Any], seat: int) -> Counter[str]:
         me = view["players"][seat]
         ids = list(view.get("my_gene_pool", [])) + list(me["discard"]) + list(view.get("hand", []))
-        return Counter(deck[i].colour for i in ids)
+        return Counter(map(_colours_of(deck).__getitem__, ids))
 
     @staticmethod
     def _progress(view: dict[str, Any]) -> float:
@@ -242,47 +248,68 @@ class HeuristicAgent:
 
     # ------------------------------------------------------------ deciding
     def act(self, ctx: AgentContext) -> Any:
-        legal = list(ctx.legal())
+        legal = ctx.legal()
         if len(legal) == 1:
             return legal[0]
-        view = ctx.view()
-        seat = ctx.seat
-        deck = cards_from(view.get("cards_file") or "")
-        ignore = bool(getattr(ctx.rules, "doubling_ignores_colour", False))
-        phase = view["phase"]
+        # Growth and the expression steps after the plan read three entries of
+        # the view (built alone: ``partial_view``); the rest read it whole.
+        brief = ctx.view(_BRIEF)
+        phase = brief["phase"]
         if phase == "growth":
             return BUILD_BEST
+        seat = ctx.seat
+        if phase == "expression":
+            # Plan once per generation, then hold the planned cards.
+            key = (brief["generation"], seat)
+            if key not in self._plan:
+                view = ctx.view()
+                deck = cards_from(view.get("cards_file") or "")
+                ignore = bool(getattr(ctx.rules, "doubling_ignores_colour", False))
+                colours = self._colours(deck, view, seat)
+                progress = self._progress(view)
+                plan = self._expression_plan(ctx, view, deck, colours, progress, ignore)
+                self._plan = {key: plan}
+            holds = {a.card: a for a in legal if isinstance(a, Hold)}
+            for card in self._plan[key]:
+                if card in holds and card not in brief["held_cards"]:
+                    return holds[card]
+            return EXPRESS
+        view = ctx.view()
+        deck = cards_from(view.get("cards_file") or "")
+        worth = self._worth(deck, view, seat)
+        if phase == "breed-play":
+            takes = [a for a in legal if isinstance(a, Take)]
+            gain = self._take_gains(view, seat, [a.card for a in takes], worth)
+            return max(takes, key=lambda a: (gain[a.card], -a.card))
+        keeps = [a for a in legal if isinstance(a, Keep)]  # breed-hand
+        return max(keeps, key=lambda a: (worth(a.card), -a.card))
+
+    def _worth(
+        self, deck: tuple[Card, ...], view: dict[str, Any], seat: int
+    ) -> Callable[[int], float]:
+        """``gene_value`` of a card in this decision, once per card (rollouts
+        call this a lot). The closing gains (``_Gains``) are shared by the
+        decisions whose Gene Pool base is the same (a seat keeping cards one
+        by one: a kept card moves from its hand to its discard pile)."""
         colours = self._colours(deck, view, seat)
         progress = self._progress(view)
-        # One worth per card and decision (rollouts call this a lot); the
-        # closing gains share their Gene Pool counts per colour.
-        gains = _Gains(deck, self._gain_base(view, seat)) if progress > 0 else None
+        gains = None
+        if progress > 0:
+            base = tuple(sorted(self._gain_base(view, seat)))
+            gains = self._gains
+            if gains is None or gains.deck is not deck or gains.key != base:
+                gains = self._gains = _Gains(deck, base)
         worths: dict[int, float] = {}
+        weights = self.weights
 
         def worth(card: int) -> float:
             got = worths.get(card)
             if got is None:
                 closes = gains.of(card) if gains is not None else 0
-                got = self.gene_value(deck[card], colours, progress, closes, self.weights)
-                worths[card] = got
+                got = worths[card] = self.gene_value(deck[card], colours, progress, closes, weights)
             return got
 
-        if phase == "breed-play":
-            takes = [a for a in legal if isinstance(a, Take)]
-            gain = self._take_gains(view, seat, [a.card for a in takes], worth)
-            return max(takes, key=lambda a: (gain[a.card], -a.card))
-        if phase == "breed-hand":
-            keeps = [a for a in legal if isinstance(a, Keep)]
-            return max(keeps, key=lambda a: (worth(a.card), -a.card))
-        # Expression: plan once per generation, then hold the planned cards.
-        key = (view["generation"], seat)
-        if key not in self._plan:
-            self._plan = {key: self._expression_plan(ctx, view, deck, colours, progress, ignore)}
-        holds = {a.card: a for a in legal if isinstance(a, Hold)}
-        for card in self._plan[key]:
-            if card in holds and card not in view["held_cards"]:
-                return holds[card]
-        return EXPRESS
+        return worth
 
     def _threshold(self, view: dict[str, Any], seat: int) -> float:
         """The chance to win above which the bot expresses everything. With
@@ -323,8 +350,7 @@ class HeuristicAgent:
         if self.stake:
             return self._staked_plan(ctx, view, deck, colours, progress, ignore, can_hold)
         mine = best_build(deck, hand, ignore).score
-        wins = self._wins(ctx, view, deck, ignore, mine)
-        if wins / self.samples >= self._threshold(view, ctx.seat):
+        if self._expects_to_win(ctx, view, deck, ignore, mine):
             return []
         # Expecting to lose: hold back the best genes, play the rest.
         w = self.weights
@@ -339,46 +365,51 @@ class HeuristicAgent:
         ranked = sorted(hand, key=lambda c: -kept_worth(c))
         return ranked[:can_hold]
 
-    def _wins(
+    def _expects_to_win(
         self,
         ctx: AgentContext,
         view: dict[str, Any],
         deck: tuple[Card, ...],
         ignore: bool,
         mine: int,
-    ) -> float:
-        """Over ``samples`` samples of the hidden cards: 1 per sample where
-        ``mine`` beats every other competing player's best build (a declared
-        player's played cards, else its whole hand), a half where the best of
-        them ties it (as ``_sample_others`` would count them).
+    ) -> bool:
+        """Whether ``mine`` wins often enough: over ``samples`` samples of the
+        hidden cards, 1 per sample where it beats every other competing
+        player's best build (a declared player's played cards, else its whole
+        hand), a half where the best of them ties it, the total over
+        ``samples`` at least the threshold (``_threshold``).
 
-        Only the comparison with ``mine`` counts, so a build that cannot reach
-        ``mine`` (``_score_bound``) is not solved, and a sample stops at the
-        first build above it. Every sample is still drawn: the seat's RNG
-        must move on as before, or later samples would differ."""
+        Only what settles that is worked out. A build that cannot reach
+        ``mine`` (``_score_bounds``) is not solved, a sample stops at the first
+        build above it, and once the count settles the answer (enough wins
+        already, or too few even if every sample left were won) the samples
+        left are drawn but not read. Every sample is still drawn (the seat's
+        RNG must move on as before, or later samples would differ); after the
+        first, from it: a world the seat cannot tell from the real one samples
+        as the real one does (``sampling.py``), and its sampler pays the work
+        every sample shares once."""
         wins = 0.0
         seat = ctx.seat
         players = view["players"]
-        for _ in range(self.samples):
-            state = ctx.determinize()
-            assert isinstance(state, TeratozoicState)
-            plays = [
-                state.played(s) if players[s]["declared"] else state.hand[s]
-                for s in state.competing
-                if s != seat
-            ]
-            bounds = [_score_bounds(deck, cards, ignore) for cards in plays]
-            tie = lost = any(low > mine for low, _ in bounds)  # beaten, whatever the rest
-            for cards, (low, high) in zip(plays, bounds, strict=True):
-                if lost:
-                    break
-                if high < mine:
-                    continue  # best_build's score is at most the bound
-                score = high if low == high else best_build(deck, cards, ignore).score
-                lost = score > mine
-                tie = tie or score == mine
-            wins += 0.0 if lost else 0.5 if tie else 1.0
-        return wins
+        threshold = self._threshold(view, seat)
+        samples = self.samples
+        sampler = None
+        rivals: list[tuple[int, bool]] = []  # the other competing seats, and whether declared
+        for left in range(samples - 1, -1, -1):
+            hands: TeratozoicState | Hands
+            if sampler is None:
+                first = ctx.determinize()
+                assert isinstance(first, TeratozoicState)
+                hands, sampler = first, first.sampler(seat)
+                rivals = [(s, players[s]["declared"]) for s in first.competing if s != seat]
+            elif wins / samples >= threshold or (wins + left + 1) / samples < threshold:
+                sampler.skip(ctx.rng)  # settled: the draws only
+                continue
+            else:
+                hands = sampler.hands(ctx.rng)
+            plays = [hands.played(s) if declared else hands.hand[s] for s, declared in rivals]
+            wins += _sample_wins(deck, plays, ignore, mine)
+        return wins / samples >= threshold
 
     def _sample_others(
         self, ctx: AgentContext, view: dict[str, Any], deck: tuple[Card, ...], ignore: bool
@@ -473,21 +504,22 @@ class HeuristicAgent:
 
 
 class _Gains:
-    """``closing_gain`` of many cards against one Gene Pool (one decision):
-    the pool's shapes counted once per colour, and one answer per colour and
-    shape (cards of one colour and shape gain alike)."""
+    """``closing_gain`` of many cards against one Gene Pool (``key``: its
+    cards, sorted): the pool's shapes counted once per colour, and one answer
+    per colour and shape (cards of one colour and shape gain alike)."""
 
-    __slots__ = ("base", "deck", "done", "mine")
+    __slots__ = ("base", "deck", "done", "key", "mine", "shapes")
 
-    def __init__(self, deck: tuple[Card, ...], owned: list[int]) -> None:
+    def __init__(self, deck: tuple[Card, ...], owned: tuple[int, ...] | list[int]) -> None:
         self.deck = deck
-        shapes = _shapes(deck)
+        self.key = tuple(owned)
+        self.shapes = shapes = _shapes(deck)
         counts: dict[str, dict[tuple[int, ...], int]] = {}
         for c in owned:
             per = counts.setdefault(deck[c].colour, {})
             shape = shapes[c]
             per[shape] = per.get(shape, 0) + 1
-        self.mine = {colour: Counter(per) for colour, per in counts.items()}
+        self.mine = counts
         self.base: dict[str, int] = {}
         self.done: dict[tuple[str, tuple[int, ...]], int] = {}
 
@@ -496,16 +528,16 @@ class _Gains:
         c = self.deck[card]
         if not c.single_colour:
             return 0
-        shape = _shapes(self.deck)[card]
+        shape = self.shapes[card]
         key = (c.colour, shape)
         got = self.done.get(key)
         if got is None:
-            mine = self.mine.get(c.colour, Counter())
+            mine = self.mine.get(c.colour, {})
             base = self.base.get(c.colour)
             if base is None:
                 base = self.base[c.colour] = _bound(mine)
             with_card = mine.copy()
-            with_card[shape] += 1
+            with_card[shape] = with_card.get(shape, 0) + 1
             got = self.done[key] = _bound(with_card) - base
         return got
 
@@ -522,9 +554,98 @@ def _shapes(deck: tuple[Card, ...]) -> tuple[tuple[int, ...], ...]:
     return got[1]
 
 
-# Per card set (by identity; decks are cached per card file): per card, what
-# ``_score_bounds`` reads of it.
-_BOUND_ROWS: dict[int, tuple[tuple[Card, ...], list[tuple[str, int, bool, bool, bool, int]]]] = {}
+def _sample_wins(deck: tuple[Card, ...], plays: list[list[int]], ignore: bool, mine: int) -> float:
+    """1 when ``mine`` beats the best build of every play, a half when the
+    best of them ties it, else 0. Plays are solved only where their bounds
+    (``_score_bounds``, then ``_pair_low``) leave the comparison open, and
+    not at all once one is known to beat ``mine``."""
+    open_plays: list[tuple[list[int], int, int]] = []
+    for cards in plays:
+        low, high = _score_bounds(deck, cards, ignore)
+        if low > mine:
+            return 0.0  # beaten, whatever the rest
+        if high >= mine:  # else best_build's score is below ``mine``
+            open_plays.append((cards, low, high))
+    tie = False
+    for cards, low, high in open_plays:
+        if low == high:
+            score = low
+        elif _pair_low(deck, cards, ignore, low) > mine:
+            return 0.0
+        else:
+            score = best_build(deck, cards, ignore).score
+        if score > mine:
+            return 0.0
+        tie = tie or score == mine
+    return 0.5 if tie else 1.0
+
+
+def _pair_low(deck: tuple[Card, ...], cards: list[int], ignore: bool, low: int) -> int:
+    """A lower bound on ``best_build(deck, cards, ignore).score`` above
+    ``low`` (every card laid apart) where a doubling card can double another:
+    the best of those builds with one doubling card and one card it doubles
+    joined (``connect_all``: one monster, loose ends allowed), the rest apart."""
+    rows = _bound_rows(deck)
+    best = low
+    for d in cards:
+        dr = rows[d]
+        if not (dr.doubler and dr.ends):
+            continue
+        for c in cards:
+            cr = rows[c]
+            if c == d or not cr.ends or not (ignore or cr.colour == dr.colour):
+                continue
+            pair = (deck[d], deck[c])
+            if connect_all(tuple(sorted(shape_of(x) for x in pair))) is None:
+                continue
+            best = max(best, low - dr.apart - cr.apart + monster_value(pair, False, ignore))
+    return best
+
+
+# Per card set (by identity; decks are cached per card file): every card's colour.
+_COLOURS: dict[int, tuple[tuple[Card, ...], tuple[str, ...]]] = {}
+
+
+def _colours_of(deck: tuple[Card, ...]) -> tuple[str, ...]:
+    got = _COLOURS.get(id(deck))
+    if got is None or got[0] is not deck:
+        got = _COLOURS[id(deck)] = (deck, tuple(c.colour for c in deck))
+    return got[1]
+
+
+class _BoundRow(NamedTuple):
+    """What ``_score_bounds`` reads of a card."""
+
+    colour: str
+    value: int
+    doubler: bool
+    single: bool  # of one colour (not grey, not three-colour)
+    ends: bool
+    apart: int  # its value laid alone (closed when it has no ends; any ``ignore``)
+    parity: int  # its ends' parity vector (closed.parity_vector)
+
+
+# Per card set (by identity; decks are cached per card file): its cards' rows.
+_BOUND_ROWS: dict[int, tuple[tuple[Card, ...], list[_BoundRow]]] = {}
+
+
+def _bound_rows(deck: tuple[Card, ...]) -> list[_BoundRow]:
+    got = _BOUND_ROWS.get(id(deck))
+    if got is None or got[0] is not deck:
+        rows = [
+            _BoundRow(
+                c.colour,
+                c.value,
+                c.doubler,
+                c.single_colour,
+                c.orients[0] != 0,
+                monster_value([c], c.orients[0] == 0, False),
+                parity_vector(c.orients[0]),
+            )
+            for c in deck
+        ]
+        got = _BOUND_ROWS[id(deck)] = (deck, rows)
+    return got[1]
 
 
 def _score_bounds(deck: tuple[Card, ...], cards: list[int], ignore: bool) -> tuple[int, int]:
@@ -533,52 +654,62 @@ def _score_bounds(deck: tuple[Card, ...], cards: list[int], ignore: bool) -> tup
 
     Lower: every card laid apart (a build the solver may choose: one-card
     monsters, closed when the card has no ends, plus one when all are).
-    Upper: a build scores its monsters' values plus one when all are closed;
-    a monster's card counts its face value doubled per doubling card of its
-    colour in it (any colour with ``ignore``), so at most per doubling card
-    of its colour among ``cards``; a closed single-colour monster adds 1
-    doubled per doubling card in it, and a colour has at most one closed
-    monster per card without ends (one alone) and one per two other cards
-    (a closed monster of several cards has no card without ends)."""
-    got = _BOUND_ROWS.get(id(deck))
-    if got is None or got[0] is not deck:
-        rows = [
-            (
-                c.colour,
-                c.value,
-                c.doubler,
-                c.single_colour,
-                c.orients[0] == 0,
-                monster_value([c], c.orients[0] == 0, False),  # alone (any ``ignore``)
-            )
-            for c in deck
-        ]
-        got = _BOUND_ROWS[id(deck)] = (deck, rows)
-    rows = got[1]
-    doublers: dict[str, int] = {}
+    Upper: a build scores its monsters' values plus one when all are closed.
+    A card without ends joins no other: it scores as laid apart. A card with
+    ends counts its face value doubled per doubling card of its colour in
+    its monster (any colour with ``ignore``), so at most per doubling card
+    with ends of its colour among ``cards``; a closed single-colour monster
+    of several cards adds 1 doubled per doubling card in it, and a colour
+    has at most one such monster per two of its cards with ends, none when
+    no two or more of them pair their ends up (``_pair_up``). In a closed
+    monster every end meets one, so the parity vectors of its cards XOR to
+    0: all monsters closed needs that of the whole play."""
+    rows = _bound_rows(deck)
+    low = alone = parity = 0  # alone: the cards without ends
+    values: dict[str, int] = {}  # per colour, the face values of its cards with ends
+    doublers: dict[str, int] = {}  # per colour, its doubling cards with ends
+    joined: dict[str, list[int]] = {}  # per single colour, its cards with ends' parities
     for c in cards:
-        colour, _, doubler, _, _, _ = rows[c]
+        colour, value, doubler, single, ends, apart, vector = rows[c]
+        low += apart
+        parity ^= vector
+        if not ends:
+            alone += apart
+            continue
+        values[colour] = values.get(colour, 0) + value
         if doubler:
             doublers[colour] = doublers.get(colour, 0) + 1
-    every = sum(doublers.values())
-    low, high = 0, 1
-    all_closed = True
-    alone: dict[str, int] = {}
-    joined: dict[str, int] = {}
-    for c in cards:
-        colour, value, _, single, no_ends, apart = rows[c]
-        low += apart
-        all_closed = all_closed and no_ends
-        high += value << (every if ignore else doublers.get(colour, 0))
         if single:
-            into = alone if no_ends else joined
-            into[colour] = into.get(colour, 0) + 1
-    for colour in alone.keys() | joined.keys():
-        monsters = alone.get(colour, 0) + joined.get(colour, 0) // 2
-        high += monsters << doublers.get(colour, 0)
-    return low + int(all_closed and bool(cards)), high
+            joined.setdefault(colour, []).append(vector)
+    high = alone
+    every = sum(doublers.values())
+    for colour, value in values.items():
+        high += value << (every if ignore else doublers.get(colour, 0))
+    for colour, vectors in joined.items():
+        if len(vectors) > 1 and _pair_up(vectors):
+            high += (len(vectors) // 2) << doublers.get(colour, 0)
+    return low + int(not values and bool(cards)), high + int(parity == 0)
 
 
-def _bound(counts: Counter[tuple[int, ...]]) -> int:
+def _pair_up(vectors: list[int]) -> bool:
+    """Whether two or more of these parity vectors XOR to 0: two are 0, or
+    the others are linearly dependent (over GF(2), kept as a basis of
+    distinct leading bits, largest first)."""
+    basis: list[int] = []
+    zeros = 0
+    for v in vectors:
+        if not v:
+            zeros += 1
+            continue
+        for b in basis:
+            v = min(v, v ^ b)  # clears b's leading bit where v has it
+        if not v:
+            return True
+        basis.append(v)
+        basis.sort(reverse=True)
+    return zeros > 1
+
+
+def _bound(counts: Mapping[tuple[int, ...], int]) -> int:
     shapes = tuple(sorted(counts))
-    return upper_bound(shapes, tuple(counts[s] for s in shapes))
+    return upper_bound(shapes, tuple(map(counts.__getitem__, shapes)))

@@ -21,6 +21,13 @@ from .tiles import Build, Placement, score_layout
 MONSTER_GAP = 100  # hand-placed monsters sit this far apart on the x axis
 
 
+def played_cards(hand: list[int], held: list[int], tie_cards: list[int]) -> list[int]:
+    """A seat's play: its hand but the held-back cards, then its tie draws."""
+    if not held:  # the common case, without a scan
+        return hand + tie_cards
+    return [c for c in hand if c not in held] + tie_cards
+
+
 class TeratozoicGeneration(TeratozoicBoard):
     """The phases of a generation; ``rules.TeratozoicState`` asks them through ``apply``."""
 
@@ -50,10 +57,7 @@ class TeratozoicGeneration(TeratozoicBoard):
         return min(self.era.min_play, len(self.hand[seat]))
 
     def played(self, seat: int) -> list[int]:
-        held = self.held[seat]
-        if not held:  # the common case, without a scan
-            return self.hand[seat] + self.tie_cards[seat]
-        return [c for c in self.hand[seat] if c not in held] + self.tie_cards[seat]
+        return played_cards(self.hand[seat], self.held[seat], self.tie_cards[seat])
 
     def _place(self, seat: int, action: Start | Attach) -> None:
         placed = self.placing[seat]

@@ -47,7 +47,8 @@ from .actions import (
 )
 from .generation import TeratozoicGeneration
 from .ruleset import ELIMINATION, HAND, TeratozoicRules, era_stack, removed_third
-from .view import hidden_hand, public_played, seat_view
+from .sampling import Sampler
+from .view import PARTIAL_FIELDS, hidden_hand, partial_view, public_played, seat_view
 
 _ = domain("teratozoic", __file__)
 
@@ -210,6 +211,11 @@ class TeratozoicState(TeratozoicGeneration):
     def view(self, seat: int | None) -> dict[str, Any]:
         return seat_view(self, seat)
 
+    PARTIAL_FIELDS = PARTIAL_FIELDS
+
+    def partial_view(self, seat: int, fields: frozenset[str]) -> dict[str, Any]:
+        return partial_view(self, seat, fields)
+
     # ------------------------------------------------------------ copies
     def _copy(self, keep_rng: bool) -> TeratozoicState:
         """An independent copy: every list copied, the immutable parts (cards,
@@ -262,97 +268,18 @@ class TeratozoicState(TeratozoicGeneration):
         """Resample what ``seat`` cannot see: the Mutations Deck and its discard
         pile, other players' Gene Pools and hidden hand cards, and the order of
         its own Gene Pool. Sizes, public cards and its own hand stay; the
-        future shuffles come from ``rng``, not from the real state's RNG.
-
-        What everyone knows of another Gene Pool stays true (``lineage``,
-        ``sure``): its draw pile is dealt only from the cards seen going into
-        it and not seen leaving, those certainly still there first; the ones
-        certainly there that the draw pile cannot hold are in its owner's hidden
-        hand. Cards seen going to the Mutations Deck Discard Pile stay there
-        (``mut_seen``). Everything else unseen is dealt anywhere unseen.
+        future shuffles come from ``rng``, not from the real state's RNG
+        (``sampling.py`` says what is dealt where).
 
         Another player's hidden choices are not followed: how many cards it
         holds back stays, which ones (and where they lie in its hand) does not;
         its build choice becomes ``build best``, its hand placements are dropped."""
-        other = self._copy(keep_rng=False)
-        public = public_played(self)
-        other.rng = rng.fork()
-        others = [s for s in range(self.players) if s != seat]
-        hidden = {s: hidden_hand(self, s) for s in others}
-        unknown = other.mutations + other.mut_discard
-        for s in others:
-            hand = other.hand[s]
-            unknown += other.pool[s]
-            unknown += [hand[i] for i in hidden[s]]
-        # Each other seat's Gene Pool first, from what is known of it. Every list
-        # is sorted before its shuffle: the sample must depend only on which cards
-        # are unseen and on public knowledge, never on where they really lie.
-        unseen = frozenset(unknown)
-        discarded = sorted(self.mut_seen & unseen)  # seen going to the discard pile
-        reserved: set[int] = set(discarded)
-        pools: dict[int, list[int]] = {}
-        in_hand: dict[int, list[int]] = {}
-        for s in others:
-            lin = self.lineage[s]
-            if lin is None:
-                continue
-            size = len(other.pool[s])
-            sure = sorted(self.sure[s] & unseen)
-            maybe = sorted((lin - self.sure[s]) & unseen)
-            rng.shuffle(sure)
-            rng.shuffle(maybe)
-            mine = sure + maybe
-            pools[s] = mine[:size]
-            in_hand[s] = sure[size : size + len(hidden[s])]
-            reserved.update(pools[s])
-            reserved.update(in_hand[s])
-        rest = sorted(c for c in unknown if c not in reserved) if reserved else sorted(unknown)
-        rng.shuffle(rest)
-        k = len(other.mutations)
-        other.mutations = rest[:k]
-        more = len(self.mut_discard) - len(discarded)
-        other.mut_discard = discarded + rest[k : k + more]
-        k += more
-        for s in others:
-            size = len(other.pool[s])
-            mine = pools.get(s, [])
-            other.pool[s] = mine + rest[k : k + size - len(mine)]
-            k += size - len(mine)
-            if s in pools:  # sure cards were put first: a random order
-                rng.shuffle(other.pool[s])
-            hand = other.hand[s]
-            known = in_hand.get(s, [])
-            cards = known + rest[k : k + len(hidden[s]) - len(known)]
-            k += len(hidden[s]) - len(known)
-            if known:
-                rng.shuffle(cards)
-            # Which cards s holds back is its secret ("Recessive genes ... are
-            # placed face down"): others see how many, never which, nor where
-            # they lie in the hand. So the sample lays the hand out from what is
-            # seen, not from the real places of that choice (taking the card
-            # sampled at each held card's real place made two worlds the seat
-            # cannot tell apart give two samples).
-            held = self.held[s]
-            if not public:
-                # The whole hand is hidden: s holds back its first cards.
-                other.hand[s] = cards
-                other.held[s] = cards[: len(held)]
-            elif held:
-                # The plays are face up in their order; a kept recessive gene is
-                # public; the other held cards are the hidden ones, after them.
-                shown = [c for c in hand if c not in held]
-                kept = sorted(c for c in held if c in self.kept)
-                other.hand[s] = shown + kept + cards
-                other.held[s] = kept + cards
-            # Another player's build choice and hand placements are never shown
-            # (its build is, once Growth resolves): the sample builds its best.
-            if other.choice[s] is not None:
-                other.choice[s] = "best"
-            other.placing[s] = []
-        other.pool[seat].sort()
-        rng.shuffle(other.pool[seat])
-        other._to_act = other._legal = None
-        return other
+        return self.sampler(seat).sample(rng)
+
+    def sampler(self, seat: int) -> StateSampler:
+        """``determinize(seat, rng)`` for one rng after another, the work its
+        samples share done once. The state must not change while it is used."""
+        return StateSampler(self, seat)
 
     # ------------------------------------------------------------ action space
     def action_index(self, action: Any) -> int:
@@ -378,6 +305,36 @@ class TeratozoicState(TeratozoicGeneration):
         legal = self.legal(seat)
         found = next((a for a in legal if self.action_index(a) == index), None)
         return legal_at(seat, index, found, legal)
+
+
+class StateSampler(Sampler):
+    """Samples of one state for one seat (``TeratozoicState.sampler``)."""
+
+    def __init__(self, state: TeratozoicState, seat: int) -> None:
+        super().__init__(state, seat)
+        self.state: TeratozoicState = state
+
+    def sample(self, rng: Rng) -> TeratozoicState:
+        """``state.determinize(seat, rng)``."""
+        forked, dealt = self.deal(rng)
+        other = self.state._copy(keep_rng=False)
+        other.rng = forked
+        other.mutations = dealt.mutations
+        other.mut_discard = dealt.mut_discard
+        for s, pool in dealt.pools.items():
+            other.pool[s] = pool
+        for s, (hand, held) in dealt.hands.items():
+            other.hand[s] = hand
+            other.held[s] = held
+        for s in range(other.players):
+            if s != self.seat:
+                # Another player's build choice and hand placements are never
+                # shown (its build is, once Growth resolves): the sample builds its best.
+                if other.choice[s] is not None:
+                    other.choice[s] = "best"
+                other.placing[s] = []
+        other._to_act = other._legal = None
+        return other
 
 
 # What ``apply`` does for each kind of move.

@@ -255,26 +255,23 @@ def _shapes_of(rows: Sequence[CardInfo], mask: int) -> tuple[Shape, ...]:
 
 
 def _value(
-    cards: Sequence[Card],
-    rows: Sequence[CardInfo],
-    mask: int,
-    closed: bool,
-    ignore: bool,
-    doubled: int | bool,
+    rows: Sequence[CardInfo], kin: Sequence[int], mask: int, closed: bool, doubled: int
 ) -> int:
-    """``monster_value`` of the cards in ``mask``; without a doubling card
-    (``doubled`` false) the face values, +1 when closed and all of one single
-    colour."""
-    if doubled:
-        return monster_value([c for j, c in enumerate(cards) if mask >> j & 1], closed, ignore)
+    """``monster_value`` of the cards in ``mask``, ``doubled`` its doubling
+    cards (a bit per card), ``kin[j]`` the cards that card j's value doubles
+    by (those of its colour; all with the experienced players' option): each
+    card's face value doubled per doubling card among its kin, +1 doubled per
+    doubling card when closed and all of one single colour."""
     total = colours = 0
     single = True
     for j, row in enumerate(rows):
         if mask >> j & 1:
-            total += row.value
+            total += row.value << (doubled & kin[j]).bit_count() if doubled else row.value
             colours |= row.colour
             single = single and row.single
-    return total + 1 if closed and single and colours & (colours - 1) == 0 else total
+    if closed and single and colours & (colours - 1) == 0:
+        total += 1 << doubled.bit_count()
+    return total
 
 
 @lru_cache(maxsize=64)
@@ -349,21 +346,22 @@ def _solve(deck: Sequence[Card], ids: tuple[int, ...], ignore: bool) -> Build:
             lay = closes[key] = _closes(_shapes_of(rows, mask))
         if lay is not None:
             closable[mask] = lay
-            val_closed[mask] = _value(cards, rows, mask, True, ignore, d)
+            val_closed[mask] = _value(rows, kin, mask, True, d)
             multi = True
         if d:
             reach = 0
-            while d:
-                j = d & -d
+            left = d
+            while left:
+                j = left & -left
                 reach |= kin[j.bit_length() - 1]
-                d ^= j
+                left ^= j
             if (reach & mask).bit_count() > 1:
                 lay = connects.get(key, _ASK)
                 if lay is _ASK:
                     lay = connects[key] = connect_all(_shapes_of(rows, mask))
                 if lay is not None:
                     connectable[mask] = lay
-                    val_open[mask] = _value(cards, rows, mask, False, ignore, True)
+                    val_open[mask] = _value(rows, kin, mask, False, d)
                     multi = True
     if not multi:
         # No monster of two or more cards is worth building: every card alone

@@ -135,7 +135,8 @@ class Build:
                     "cards": list(m.cards),
                     "closed": m.closed,
                     "value": m.value,
-                    "placements": [p.to_json() for p in m.placements],
+                    # ``Placement.to_json`` of each, written out (a view holds every build)
+                    "placements": [[p.card, p.x, p.y, int(p.turned)] for p in m.placements],
                 }
                 for m in self.monsters
             ],

@@ -11,7 +11,7 @@ holds back, the plays once Growth resolves, and every gain.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .cards import Era
@@ -72,20 +72,23 @@ def seat_view(state: TeratozoicState, seat: int | None) -> dict[str, Any]:
     """The JSON-safe view of ``seat`` (None: a spectator)."""
     public = public_played(state)
     over = state.over
+    competing = state.competing
+    expression = state.phase == "expression"
     players = []
     for s in range(state.players):
         b = state.builds[s] if public else None
+        playing = s in competing
         players.append(
             {
                 "seat": s,
                 "eliminated": state.eliminated[s],
-                "competing": s in state.competing and not over,
+                "competing": playing and not over,
                 "gene_pool": len(state.pool[s]),
                 "discard": list(state.gdiscard[s]),
                 "hand_size": len(state.hand[s]),
                 "held_count": len(state.held[s]),
-                "declared": state.phase != "expression" or state.competing.index(s) < state.expr_pos
-                if s in state.competing
+                "declared": (not expression or competing.index(s) < state.expr_pos)
+                if playing
                 else False,
                 "chosen": state.choice[s] is not None,
                 "played": state.played(s) if public else None,
@@ -122,6 +125,26 @@ def seat_view(state: TeratozoicState, seat: int | None) -> dict[str, Any]:
         v["my_choice"] = state.choice[seat]
         v["placing"] = [p.to_json() for p in state.placing[seat]]
     return v
+
+
+# The entries of a seat's view that ``partial_view`` builds alone (what the
+# heuristic bot reads where it needs no more), each as ``seat_view`` builds it.
+_PARTS: dict[str, Callable[[TeratozoicState, int], Any]] = {
+    "phase": lambda state, seat: state.phase,
+    "generation": lambda state, seat: state.generation,
+    "hand": lambda state, seat: list(state.hand[seat]),
+    "held_cards": lambda state, seat: list(state.held[seat]),
+}
+PARTIAL_FIELDS = frozenset(_PARTS)
+
+
+def partial_view(state: TeratozoicState, seat: int, fields: frozenset[str]) -> dict[str, Any]:
+    """The entries ``fields`` of ``seat_view(state, seat)``: those of
+    ``PARTIAL_FIELDS`` alone, any other through the whole view."""
+    if not fields <= PARTIAL_FIELDS or not 0 <= seat < state.players:
+        whole = seat_view(state, seat)
+        return {k: whole[k] for k in fields if k in whole}
+    return {f: _PARTS[f](state, seat) for f in fields}
 
 
 def _final_json(state: TeratozoicState, s: int) -> dict[str, Any] | None:
