@@ -50,6 +50,15 @@ def test_lobby_to_the_end_of_a_game_by_clicking(server: str, browser: Any) -> No
     assert kinds.count() == players
     assert kinds.nth(0).input_value() == "human"
     assert all("bot:" in kinds.nth(i).input_value() for i in range(1, players))
+    rounds = 0
+    if GAME == "taxonomy":
+        # A rule option chosen in the lobby reaches the table: one round of the
+        # four a game has by default (also keeps this walk short).
+        page.click("#options-box summary")
+        rounds_box = page.locator("#options select[name='rounds']")
+        assert rounds_box.input_value() == "4"
+        rounds_box.select_option("1")
+        rounds = 1
     page.click("#create")
     page.wait_for_url("**/table/**")
     page.wait_for_selector("#conn[data-state='connected']")
@@ -86,7 +95,7 @@ def test_lobby_to_the_end_of_a_game_by_clicking(server: str, browser: Any) -> No
     if GAME == "taxonomy":
         seen |= {k for k, sel in parts.items() if page.locator(sel).count()}
         assert {"hand by key", "discard pile"} <= seen, seen
-        assert page.locator(".tx-rounds tbody tr").count() == 4  # four rounds by default
+        assert page.locator(".tx-rounds tbody tr").count() == rounds  # as chosen in the lobby
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"e2e-{GAME}-end.png"), full_page=True)
 
