@@ -14,10 +14,20 @@ int8 vector over the game's fixed action space}``; actions are indices in
 that space (``state.action_index``). Rewards come at the end: a win is 1,
 shared among tied winners (and team mates in team games each get it in
 full when the game lists them as winners); everyone else gets 0.
+
+Two options, off by default (docs/RL.md, "Table sizes and score rewards"):
+
+- ``max_players``: every table size of the game gives the same observation
+  length (per-seat blocks padded to that many seats, presence bits at the
+  end; ``"max"``: the game's largest table).
+- ``reward="score"``: shaping. After every step each seat is also paid the
+  change of its public score margin (:class:`ScoreMargins`), so over a game
+  it earns its final margin plus the win reward.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -29,9 +39,11 @@ from pettingzoo import AECEnv
 from ..agents.value import terminal_rewards
 from ..engine.protocol import Game, State
 from ..engine.registry import get_game
-from .encoding import action_mask, observation, observer_for, render_text
+from ..engine.ruleset import Ruleset
+from .encoding import action_mask, observation, observer_for, render_text, scorer_for
 
 RENDER_MODES = ("ansi", "human")
+REWARDS = ("win", "score")
 
 
 def win_rewards(state: State) -> list[float]:
@@ -42,6 +54,102 @@ def win_rewards(state: State) -> list[float]:
     if result is None:
         return [0.0] * state.players
     return terminal_rewards(result, state.players, state.game.teams(state.players))
+
+
+def check_reward(reward: object) -> str:
+    """``reward`` if it names a reward scheme, else a ValueError naming them."""
+    if isinstance(reward, str) and reward in REWARDS:
+        return reward
+    raise ValueError(
+        "reward must be 'win' (1 shared among the winners at the end) or 'score' "
+        "(also, every step, the change of each seat's public score margin), "
+        f"not {reward!r}"
+    )
+
+
+class ScoreMargins:
+    """Each seat's score margin: its side's score minus the mean of the other
+    sides' scores, divided by the game's ``score_scale`` (a side is a team in
+    a team game, else a seat; a side's score is its members' mean).
+
+    The scores are public: while the game runs, what the view shows every
+    seat alike (``Observer.public_scores`` of the entries ``score_fields``,
+    built alone by ``partial_view`` where the game can; a game with no
+    running score, such as Teratozoic, counts 0 for everyone), at the end the
+    result's scores. So the margins use nothing any seat could not know, and
+    with sides of one size they sum to 0 over the seats."""
+
+    def __init__(self, game: Game, players: int, rules: Ruleset) -> None:
+        self.scorer = scorer_for(game, players, rules)
+        self.players = players
+        teams = game.teams(players)
+        self.sides = list(teams) if teams else list(range(players))
+        self.scale = float(self.scorer.score_scale)
+
+    def scores(self, state: State) -> list[float] | None:
+        """Each seat's public score now (None: nothing scored yet)."""
+        result = state.result
+        if result is not None:
+            return [float(x) for x in result.scores]
+        if not self.scorer.running_score:
+            return None
+        # The fields are public (alike in every seat's view): seat 0's will do,
+        # and partial_view builds just them where the game can.
+        return self.scorer.public_scores(state.partial_view(0, self.scorer.score_fields))
+
+    def __call__(self, state: State) -> list[float]:
+        scores = self.scores(state)
+        if scores is None:
+            return [0.0] * self.players
+        members: dict[int, list[float]] = {}
+        for side, x in zip(self.sides, scores, strict=True):
+            members.setdefault(side, []).append(x)
+        side_score = {side: sum(xs) / len(xs) for side, xs in members.items()}
+        out = []
+        for side in self.sides:
+            others = [x for t, x in side_score.items() if t != side]
+            out.append((side_score[side] - sum(others) / len(others)) / self.scale)
+        return out
+
+
+class Payout:
+    """What every seat of one table is paid after each transition: with
+    ``"win"`` the win reward at the end only; with ``"score"`` also, every
+    step, the change of its :class:`ScoreMargins` since the last payment
+    (from :meth:`start`). Over a whole game a seat's ``"score"`` rewards sum
+    to its final margin minus its margin at the deal (0 in every game) plus
+    its win reward."""
+
+    def __init__(self, reward: object, game: Game, players: int, rules: Ruleset) -> None:
+        self.reward = check_reward(reward)
+        self.margins = ScoreMargins(game, players, rules) if self.reward == "score" else None
+        self._last = [0.0] * players
+
+    def twin(self) -> Payout:
+        """A payout for another table of the same game (sharing the scorer)."""
+        other = copy.copy(self)
+        other._last = [0.0] * len(self._last)
+        return other
+
+    @property
+    def every_step(self) -> bool:
+        """True when steps before the end may pay something."""
+        return self.margins is not None
+
+    def start(self, state: State) -> None:
+        """A new game: margins count from ``state``."""
+        if self.margins is not None:
+            self._last = self.margins(state)
+
+    def pay(self, state: State) -> list[float]:
+        """Each seat's reward for the steps since the last call (or :meth:`start`)."""
+        paid = win_rewards(state)
+        if self.margins is None:
+            return paid
+        now = self.margins(state)
+        paid = [w + m - last for w, m, last in zip(paid, now, self._last, strict=True)]
+        self._last = now
+        return paid
 
 
 class TableEnv:
@@ -61,6 +169,8 @@ class TableEnv:
         render_mode: str | None,
         max_steps: int,
         name: str,
+        max_players: int | str | None = None,
+        reward: str = "win",
     ) -> None:
         """The table's settings, spaces and agents; ``name`` is the metadata
         name, ``{id}`` standing for the game's id."""
@@ -78,7 +188,8 @@ class TableEnv:
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.metadata = {**self.metadata, "name": name.format(id=self.game.id)}
-        self.observer = observer_for(self.game, self.players, self.rules)
+        self.observer = observer_for(self.game, self.players, self.rules, max_players)
+        self.payout = Payout(reward, self.game, self.players, self.rules)
         self.num_actions = self.game.num_actions(self.players, self.rules)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -105,6 +216,7 @@ class TableEnv:
             self.players, seed=seed, variant=self.variant, options=self.options
         )
         self.state.quiet()
+        self.payout.start(self.state)
 
     def _observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees now: its encoded view and its action mask."""
@@ -141,10 +253,20 @@ class BestiaryAEC(TableEnv, AECEnv):
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         max_steps: int = 20_000,
+        max_players: int | str | None = None,
+        reward: str = "win",
     ) -> None:
         super().__init__()
         self._open_table(
-            game_id, players, variant, options, render_mode, max_steps, "bestiary_{id}"
+            game_id,
+            players,
+            variant,
+            options,
+            render_mode,
+            max_steps,
+            "bestiary_{id}",
+            max_players,
+            reward,
         )
         self._seeds = random.Random()
 
@@ -183,9 +305,11 @@ class BestiaryAEC(TableEnv, AECEnv):
         self.state.apply(seat, move)
         self.steps += 1
         self._clear_rewards()
-        if self.state.over:
-            for a, r in zip(self.possible_agents, win_rewards(self.state), strict=True):
+        if self.state.over or self.payout.every_step:
+            for a, r in zip(self.possible_agents, self.payout.pay(self.state), strict=True):
                 self.rewards[a] = r
+        if self.state.over:
+            for a in self.possible_agents:
                 self.terminations[a] = True
         elif self.steps >= self.max_steps:
             for a in self.agents:

@@ -29,16 +29,74 @@ class Observer(Protocol):
     def encode(self, view: Mapping[str, Any]) -> list[float]: ...
 
 
-def observer_for(game: Game, players: int, rules: Ruleset) -> Observer:
-    """The ``Observer`` of ``game`` (from its package's ``observe`` module)."""
+class Scorer(Protocol):
+    """What the ``score`` reward reads (every game's ``Observer`` is one)."""
+
+    #: A score margin of this many of the game's points counts 1.
+    score_scale: float
+    #: False where nothing is scored before the end (``public_scores`` is None).
+    running_score: bool
+    #: The view entries ``public_scores`` reads: public ones, alike in every view.
+    score_fields: frozenset[str]
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None: ...
+
+
+def seat_slots(game: Game, players: int, max_players: object) -> int | None:
+    """``max_players`` checked against the table and the game: None (each
+    table its own size), ``"max"`` (the game's largest table) or a whole
+    number from ``players`` to that largest table."""
+    largest = max(game.allowed_players())
+    if max_players is None:
+        return None
+    if isinstance(max_players, str) and max_players == "max":
+        return largest
+    if (
+        isinstance(max_players, int | np.integer)
+        and not isinstance(max_players, bool)
+        and players <= max_players <= largest
+    ):
+        return int(max_players)
+    raise ValueError(
+        f"max_players must be None (the table's own size), 'max' or a whole number from "
+        f"{players} (this table's seats) to {largest} ({game.id}'s largest table), "
+        f"not {max_players!r}"
+    )
+
+
+def _observe_module(game: Game) -> Any:
     module = sys.modules[type(game).__module__]
     package = module.__package__ or module.__name__
     try:
-        observe = importlib.import_module(f"{package}.observe")
+        return importlib.import_module(f"{package}.observe")
     except ModuleNotFoundError as exc:
         raise NotImplementedError(f"{game.id} has no observation encoding (observe.py)") from exc
-    observer: Observer = observe.Observer(players, rules)
+
+
+def observer_for(
+    game: Game, players: int, rules: Ruleset, max_players: int | str | None = None
+) -> Observer:
+    """The ``Observer`` of ``game`` (from its package's ``observe`` module).
+    With ``max_players`` (see :func:`seat_slots`) its per-seat blocks are laid
+    out for that many seats and presence bits end the vector, so every table
+    size of the game gives the same length."""
+    slots = seat_slots(game, players, max_players)
+    observe = _observe_module(game)
+    observer: Observer = (
+        observe.Observer(players, rules)
+        if slots is None
+        else observe.Observer(players, rules, max_players=slots)
+    )
     return observer
+
+
+def scorer_for(game: Game, players: int, rules: Ruleset) -> Scorer:
+    """The public scores of ``game``'s tables (its ``Observer``'s ``public_scores``)."""
+    scorer = _observe_module(game).Observer(players, rules)
+    if not hasattr(scorer, "public_scores"):
+        raise NotImplementedError(f"{game.id} has no public scores (observe.py)")
+    out: Scorer = scorer
+    return out
 
 
 def observation(observer: Observer, state: State, seat: int) -> npt.NDArray[np.float32]:

@@ -29,7 +29,10 @@ that was played).
 
 Observations, actions and rewards are the AEC environment's
 (:mod:`bestiary.rl.aec`): ``{"observation", "action_mask"}`` per seat, an
-index in the game's action space, 1 shared among the winners at the end.
+index in the game's action space, 1 shared among the winners at the end;
+``max_players`` and ``reward="score"`` are its options too (with
+``"score"`` every step pays each seat the change of its public score
+margin since the previous step).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from typing import Any
 from pettingzoo import ParallelEnv
 
 from ..engine.errors import IllegalAction
-from .aec import RENDER_MODES, TableEnv, win_rewards
+from .aec import RENDER_MODES, TableEnv
 
 
 class BestiaryParallel(TableEnv, ParallelEnv):
@@ -62,9 +65,19 @@ class BestiaryParallel(TableEnv, ParallelEnv):
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         max_steps: int = 20_000,
+        max_players: int | str | None = None,
+        reward: str = "win",
     ) -> None:
         self._open_table(
-            game_id, players, variant, options, render_mode, max_steps, "bestiary_{id}_parallel"
+            game_id,
+            players,
+            variant,
+            options,
+            render_mode,
+            max_steps,
+            "bestiary_{id}_parallel",
+            max_players,
+            reward,
         )
         self.agents: list[str] = []
         self._seeds = random.Random(seed) if seed is not None else random.Random()
@@ -135,7 +148,7 @@ class BestiaryParallel(TableEnv, ParallelEnv):
         self.steps += 1
         over = self.state.over
         truncated = not over and self.steps >= self.max_steps
-        pay = win_rewards(self.state)
+        pay = self.payout.pay(self.state)
         agents = self.agents
         obs = self._observations()
         owed = set(self.state.to_act())

@@ -15,6 +15,9 @@ bestiary play meat --seats "human,bestiary.rl.policy:PolicyAgent:policy=mypolicy
 bestiary serve --agent "mine=bestiary.rl.policy:PolicyAgent:policy=mypolicy:act"
 ```
 
+A policy trained with ``max_players`` (one observation length for every table
+size) is played with the same option: ``…:policy=mypolicy:act,max_players=max``.
+
 or, in the policy's own module, ``Agent = policy_agent(act)`` and the spec
 ``mypolicy:Agent``. A policy that returns an index outside the mask is not
 corrected: the agent raises :class:`~bestiary.engine.errors.IllegalAction`
@@ -71,14 +74,16 @@ def load_policy(path: str) -> Policy:
 class _Space:
     """The encoder and action space of one game, player count and rules."""
 
-    def __init__(self, ctx: AgentContext) -> None:
+    def __init__(self, ctx: AgentContext, max_players: int | str | None = None) -> None:
         # A determinized state is the only full state the context lends; it is
         # used for its game and its action_index, which depend on the game's
         # fixed action space alone (never on the cards dealt).
         indexer: State = ctx.determinize()
         self.players, self.rules = ctx.players, ctx.rules
         self.indexer = indexer
-        self.observer: Observer = observer_for(indexer.game, self.players, self.rules)
+        self.observer: Observer = observer_for(
+            indexer.game, self.players, self.rules, max_players=max_players
+        )
         self.num_actions = indexer.game.num_actions(self.players, self.rules)
 
     def fits(self, ctx: AgentContext) -> bool:
@@ -104,9 +109,15 @@ class PolicyAgent:
     ``policy`` is the callable or ``"module:function"`` (the spec option
     ``policy=module:function``). Built as ``PolicyAgent(seed=..., policy=...)``
     like every agent; the seed is unused (a policy that samples keeps its own
-    random state)."""
+    random state). ``max_players``: as the environments' option of that name
+    (``"max"`` or a whole number; from a spec, text), for a policy trained with it."""
 
-    def __init__(self, seed: int = 0, policy: str | Policy | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        policy: str | Policy | None = None,
+        max_players: int | str | None = None,
+    ) -> None:
         if policy is None:
             raise ValueError(
                 "PolicyAgent needs policy=module:function "
@@ -114,12 +125,15 @@ class PolicyAgent:
             )
         self.seed = seed
         self.policy: Policy = load_policy(policy) if isinstance(policy, str) else policy
+        if isinstance(max_players, str) and max_players.strip().isdigit():
+            max_players = int(max_players)  # from a spec: text
+        self.max_players = max_players
         self._space: _Space | None = None
 
     def act(self, ctx: AgentContext) -> Action:
         space = self._space
         if space is None or not space.fits(ctx):
-            space = self._space = _Space(ctx)
+            space = self._space = _Space(ctx, self.max_players)
         observation, mask, indices, legal = encode(ctx, space)
         choice = self.policy(observation, mask)
         try:

@@ -10,6 +10,11 @@ returns the mask too, for maskable algorithms.
 An action outside the mask is not played: the episode ends at once with
 reward ``illegal_reward`` (default -1) and ``info["illegal_action"]``, so a
 learner that ignores the mask is told, not silently corrected.
+
+``max_players`` and ``reward="score"`` are the AEC environment's options
+(:mod:`bestiary.rl.aec`). With ``"score"`` each step's reward is the change
+of the learner's public score margin since its previous decision (the bots'
+moves in between included), plus the win reward at the end.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from ..engine.errors import IllegalAction
 from ..engine.protocol import State
 from ..engine.registry import get_game
 from ..engine.rng import Rng
-from .aec import RENDER_MODES, win_rewards
+from .aec import RENDER_MODES, Payout
 from .encoding import action_mask, observer_for, render_text
 
 
@@ -45,6 +50,8 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
+        max_players: int | str | None = None,
+        reward: str = "win",
     ) -> None:
         self.game = get_game(game_id)
         self.players = players or self.game.default_players
@@ -66,7 +73,8 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             raise ValueError(f"render_mode must be one of {RENDER_MODES}")
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
-        self.observer = observer_for(self.game, self.players, self.rules)
+        self.observer = observer_for(self.game, self.players, self.rules, max_players)
+        self.payout = Payout(reward, self.game, self.players, self.rules)
         self.num_actions = self.game.num_actions(self.players, self.rules)
         self.observation_space = spaces.Dict(
             {
@@ -90,6 +98,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             self.players, seed=game_seed, variant=self.variant, options=self.options
         )
         self.state.quiet()
+        self.payout.start(self.state)  # before the bots' first moves, which count too
         self._ended = False
         self.bots = {
             s: make_agent(self.game, spec, seed=self._seeds.getrandbits(31))
@@ -133,7 +142,7 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
         st.apply(self.seat, move)
         self._play_bots()
-        reward = win_rewards(st)[self.seat] if st.over else 0.0
+        reward = self.payout.pay(st)[self.seat] if st.over or self.payout.every_step else 0.0
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, st.over, False, {}

@@ -21,12 +21,17 @@ Outputs of ``step(actions)`` (``actions``: one index per table):
   seat to act), ``action_mask`` (N × num_actions, bool) and ``seat`` (N, the
   seat to act, public as PettingZoo's ``agent_selection`` is);
 - rewards: N × players (not Gymnasium's usual N: every seat is paid at the
-  end of a game, 1 shared among the winners, as in the AEC environment);
+  end of a game, 1 shared among the winners, as in the AEC environment;
+  with ``reward="score"`` every step also pays each seat of the stepped
+  table the change of its public score margin);
 - terminations, truncations: N (a truncation at ``max_steps`` moves);
 - infos: ``{}`` unless a table finished: then ``final_obs`` (the finished
   table's observation for the seat that made the last move, mask all False)
   and ``final_info`` (``result``: scores and winners; ``steps``), with their
   ``_final_obs`` / ``_final_info`` flags, as Gymnasium's own vector envs.
+
+``max_players`` pads the observation as in the AEC environment (every table
+size of the game, one length).
 
 Autoreset is ``SAME_STEP``: a finished table starts its next game (the next
 seed of its own seed stream, as the AEC environment's unseeded ``reset``)
@@ -50,7 +55,7 @@ from gymnasium.vector.utils import batch_space
 from ..engine.errors import IllegalAction
 from ..engine.protocol import Action, Game, State
 from ..engine.registry import get_game
-from .aec import win_rewards
+from .aec import Payout, check_reward, win_rewards
 from .encoding import observer_for
 
 
@@ -69,6 +74,8 @@ class BestiaryVectorEnv(VectorEnv):
         options: Mapping[str, Any] | None = None,
         max_steps: int = 20_000,
         copy: bool = True,
+        max_players: int | str | None = None,
+        reward: str = "win",
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
@@ -81,7 +88,12 @@ class BestiaryVectorEnv(VectorEnv):
         self.rules = self.game.ruleset(variant, self.options)
         # One state now, so bad players/variant/options fail here, not at reset.
         self.game.new(self.players, seed=0, variant=variant, options=self.options)
-        self.observer = observer_for(self.game, self.players, self.rules)
+        self.observer = observer_for(self.game, self.players, self.rules, max_players)
+        self.reward = check_reward(reward)
+        # One payout per table (a "score" payout remembers its table's margins).
+        first = Payout(self.reward, self.game, self.players, self.rules)
+        self._payouts = [first] + [first.twin() for _ in range(num_envs - 1)]
+        self._shaped = self.reward != "win"
         self.num_actions = self.game.num_actions(self.players, self.rules)
         self.num_envs = num_envs
         self.max_steps = max_steps
@@ -137,6 +149,7 @@ class BestiaryVectorEnv(VectorEnv):
         )
         state.quiet()
         self._steps[i] = 0
+        self._payouts[i].start(state)
         return state
 
     def _observe(self, i: int) -> None:
@@ -254,6 +267,8 @@ class BestiaryVectorEnv(VectorEnv):
             state = self._states[i]
             state.apply(int(self._seats[i]), move)
             self._steps[i] += 1
+            if self._shaped:
+                self._rewards[i] = self._payouts[i].pay(state)
             if state.over or self._steps[i] >= self.max_steps:
                 infos = self._finish(i, infos)
             else:
@@ -265,7 +280,8 @@ class BestiaryVectorEnv(VectorEnv):
         state = self._states[i]
         last_seat = int(self._seats[i])
         if state.over:
-            self._rewards[i] = win_rewards(state)
+            if not self._shaped:  # a shaped payout was made in step, win included
+                self._rewards[i] = win_rewards(state)
             self._terms[i] = True
         else:
             self._truncs[i] = True
@@ -298,11 +314,22 @@ def vector(
     variant: str | None = None,
     max_steps: int = 20_000,
     copy: bool = True,
+    max_players: int | str | None = None,
+    reward: str = "win",
     **options: Any,
 ) -> BestiaryVectorEnv:
     """``bestiary.rl.vector("taxonomy", num_envs=64, players=4, seed=0, rounds=3)``:
     ``num_envs`` tables stepped together; keyword arguments other than these
     are the game's options."""
     return BestiaryVectorEnv(
-        game_id, num_envs, players, seed, variant, options, max_steps=max_steps, copy=copy
+        game_id,
+        num_envs,
+        players,
+        seed,
+        variant,
+        options,
+        max_steps=max_steps,
+        copy=copy,
+        max_players=max_players,
+        reward=reward,
     )

@@ -98,6 +98,26 @@ def test_the_policy_sees_the_environments_observation_and_mask(game_id: str) -> 
         env.step(env.state.action_index(move))
 
 
+def test_a_policy_trained_with_max_players_reads_that_length_as_an_agent() -> None:
+    """Issue 32, ergonomics: "a fixed observation size across seat counts" —
+    a policy learnt with ``max_players`` plays as an agent given the same
+    option (from a spec: text), seeing what the environment showed it."""
+    env = raw_env("taxonomy", players=3, max_players="max")
+    env.reset(seed=4)
+    seen: list[npt.NDArray[np.float32]] = []
+
+    def record(obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
+        seen.append(obs)
+        return int(np.flatnonzero(mask)[0])
+
+    agent = PolicyAgent(policy=record, max_players="6")  # as a spec gives it: text
+    seat = env.state.to_act()[0]
+    agent.act(AgentContext(env.state, seat, Rng(1)))
+    assert np.array_equal(seen[-1], env.observe(f"player_{seat}")["observation"])
+    assert PolicyAgent(policy=record).act(AgentContext(env.state, seat, Rng(1))) is not None
+    assert len(seen[-1]) < len(seen[0])  # without the option: the 3-seat length
+
+
 def test_a_masked_out_index_is_refused_not_corrected() -> None:
     game = get_game("meat")
     state = game.new(2, seed=1)

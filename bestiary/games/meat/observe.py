@@ -29,7 +29,18 @@ destiny         P*(2+D)     per seat: face-down count, known count, cards
 stack           2D+1        cards on the stack, its top, window open
 decks           2           creature /80, destiny /50
 graveyards      D           both graveyards /4
+present         P           only with ``max_players``: 1 per seat at the table
 ==============  ==========  ==============================================
+
+``P`` is the table's seats, or ``max_players`` when given: every per-seat
+block is then laid out for ``max_players`` seats, the seats the table lacks
+stay zero after the real ones (still counted from the observer, so teams
+still alternate), and the ``present`` bits at the end say which blocks are
+real, so one policy reads every table size with the same vector length.
+
+``public_scores`` gives each seat its team's vitality (0 at the least, as
+the result counts it): the ``score`` reward of :mod:`bestiary.rl`;
+``score_scale`` is the starting vitality of the table size.
 """
 
 from __future__ import annotations
@@ -49,11 +60,25 @@ SLOT = 9  # per-creature scalars before the card one-hot
 class Observer:
     """Encodes views of one table size and ruleset into ``size`` floats."""
 
-    def __init__(self, players: int, rules: Ruleset) -> None:
+    #: The vitality changes all game long.
+    running_score = True
+    #: The view entries ``public_scores`` reads (every seat sees them alike).
+    score_fields = frozenset({"vitality"})
+
+    def __init__(self, players: int, rules: Ruleset, max_players: int | None = None) -> None:
         assert isinstance(rules, MeatRules)
+        if max_players is not None and max_players < players:
+            raise ValueError(f"max_players must be at least the table's {players} seats")
         cs = load_cards(rules.cards or None)
-        p, d, n_l = players, len(cs.defs), len(cs.leaders)
+        p = players if max_players is None else max_players
+        d, n_l = len(cs.defs), len(cs.leaders)
+        self.players = players
+        self.padded = max_players is not None
         self.d, self.n_l = d, n_l
+        # A margin of a whole starting vitality counts 1 (RULES.md: 25, 40 or
+        # 50 per side by table size, each an option).
+        start = {2: rules.vitality_1v1, 4: rules.vitality_2v2, 6: rules.vitality_3v3}
+        self.score_scale = float(start.get(players, rules.vitality_1v1))
         self.card = index_of(x.name for x in cs.defs)
         self.leader = index_of(x.name for x in cs.leaders)
         self.slot_width = SLOT + d
@@ -78,6 +103,7 @@ class Observer:
                 ("stack", 2 * d + 1),
                 ("decks", 2),
                 ("graveyards", d),
+                *([("present", p)] if self.padded else []),
             ],
         )
         self.size = self.layout.size
@@ -132,7 +158,17 @@ class Observer:
         graves = view.get("graveyards") or {}
         for pile in ("creature", "destiny"):
             w.names("graveyards", self.card, graves.get(pile) or (), cap=4)
+        if self.padded:
+            for r in range(self.players):
+                w.set("present", r)
         return w.out
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """Each seat's team vitality (seats alternate teams), never below 0."""
+        vit = view.get("vitality")
+        if not isinstance(vit, list) or len(vit) != 2:
+            return None
+        return [float(max(int(vit[s & 1]), 0)) for s in range(self.players)]
 
     def _row(self, w: Writer, row: Mapping[str, Any]) -> None:
         r = w.rel(row.get("seat"))

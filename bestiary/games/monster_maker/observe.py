@@ -25,7 +25,20 @@ players        P*(16+k+q)  per seat: status (4), distances out/back/target
                          banked /5, prizes /5, dungeon wins /3, corridors
                          out/back /8, its monster (k), its shown treasures (q)
 worthless      q         treasures known to be worthless
+present        P         only with ``max_players``: 1 per seat at the table
 =============  ========  ==================================================
+
+``P`` is the table's seats, or ``max_players`` when given: every per-seat
+block is then laid out for ``max_players`` seats, the seats the table lacks
+stay zero after the real ones (still counted from the observer), and the
+``present`` bits at the end say which blocks are real, so one policy reads
+every table size with the same vector length.
+
+``public_scores`` gives each seat's gold in sight (banked treasures and
+prizes; a dice treasure not rolled yet at its average, one known to be
+worthless at 0), or its dungeon wins with ``victory=dungeons``: the
+``score`` reward of :mod:`bestiary.rl`. ``score_scale`` is 1000 gold, or
+2 dungeon wins.
 """
 
 from __future__ import annotations
@@ -37,6 +50,7 @@ from ...agents.features import Layout, Writer, index_of
 from ...engine.ruleset import Ruleset
 from .cards import load_cardset
 from .ruleset import MonsterMakerRules
+from .scoring import gold_range
 
 PHASES = ("trap", "turn", "battle", "after", "door", "discard")
 STATUSES = ("outward", "returning", "home", "dead")
@@ -46,11 +60,30 @@ SEAT_SCALARS = 16
 class Observer:
     """Encodes views of one table size and ruleset into ``size`` floats."""
 
-    def __init__(self, players: int, rules: Ruleset) -> None:
+    #: The points change during the game (treasures banked, prizes won).
+    running_score = True
+    #: The view entries ``public_scores`` reads (every seat sees them alike).
+    score_fields = frozenset({"players"})
+
+    def __init__(self, players: int, rules: Ruleset, max_players: int | None = None) -> None:
         assert isinstance(rules, MonsterMakerRules)
+        if max_players is not None and max_players < players:
+            raise ValueError(f"max_players must be at least the table's {players} seats")
         cs = load_cardset(rules.cards, rules.treasures, rules.prizes)
-        p, k, q = players, len(cs.cards), len(cs.treasures)
+        p = players if max_players is None else max_players
+        k, q = len(cs.cards), len(cs.treasures)
+        self.players = players
+        self.padded = max_players is not None
         self.k, self.q = k, q
+        self.by_dungeons = rules.victory == "dungeons"
+        self.score_scale = 2.0 if self.by_dungeons else 1000.0
+        # What a banked treasure is worth before the end: its printed gold, or
+        # the average of its dice (they are rolled when the game is over).
+        self.worth = {
+            t.name: float(t.gold.fixed) if not t.gold.rolled else gold_range(t).mean
+            for t in cs.treasures
+        }
+        self.prize_gold = {pz.name: float(pz.gold) for pz in cs.prizes}
         self.card = index_of(c.name for c in cs.cards)
         self.treasure = index_of(t.name for t in cs.treasures)
         self.deck_size = max(1, len(cs.deck()))
@@ -71,6 +104,7 @@ class Observer:
                 ("charmed", k),
                 ("players", p * self.seat_width),
                 ("worthless", q),
+                *([("present", p)] if self.padded else []),
             ],
         )
         self.size = self.layout.size
@@ -109,7 +143,34 @@ class Observer:
                 self._player(w, pl)
                 worthless.update(pl.get("worthless") or ())
         w.names("worthless", self.treasure, sorted(worthless))
+        if self.padded:
+            for r in range(self.players):
+                w.set("present", r)
         return w.out
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """Each seat's gold in sight (or dungeon wins), from what everyone sees."""
+        seats = view.get("players")
+        if not isinstance(seats, list) or len(seats) != self.players:
+            return None
+        return [self._gold_in_sight(pl) if isinstance(pl, Mapping) else 0.0 for pl in seats]
+
+    def _gold_in_sight(self, pl: Mapping[str, Any]) -> float:
+        if self.by_dungeons:
+            return float(pl.get("dungeon_wins") or 0)
+        rolls: dict[str, list[int]] = {}
+        for name, roll in pl.get("rolled") or ():
+            rolls.setdefault(name, []).append(roll)
+        worthless = list(pl.get("worthless") or ())
+        gold = 0.0
+        for name in pl.get("banked") or ():
+            if name in worthless:
+                worthless.remove(name)
+            elif rolls.get(name):
+                gold += rolls[name].pop(0)
+            else:
+                gold += self.worth.get(name, 0.0)
+        return gold + sum(self.prize_gold.get(name, 0.0) for name in pl.get("prizes") or ())
 
     def _player(self, w: Writer, pl: Mapping[str, Any]) -> None:
         r = w.rel(pl.get("seat"))

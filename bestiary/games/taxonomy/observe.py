@@ -30,7 +30,17 @@ duel                5+2P       open?, ties/5, my choice (3), attacker, target
 attack              1          I must choose an aggressive target
 peek                d          cards seen on top of the stock (honest)
 seen_hands          P*d        hands seen through a claimed honest monster
+present             P          only with ``max_players``: 1 per seat at the table
 ==================  =========  ==============================================
+
+``P`` is the table's seats, or ``max_players`` when given: every per-seat
+block is then laid out for ``max_players`` seats, the seats the table lacks
+stay zero after the real ones (still counted from the observer), and the
+``present`` bits at the end say which blocks are real, so one policy reads
+every table size with the same vector length.
+
+``public_scores`` gives each seat's points as every seat sees them (the
+``score`` reward of :mod:`bestiary.rl`); ``score_scale`` is 10 points.
 """
 
 from __future__ import annotations
@@ -54,10 +64,22 @@ def _names(cards: Any) -> list[Any]:
 class Observer:
     """Encodes views of one table size and ruleset into ``size`` floats."""
 
-    def __init__(self, players: int, rules: Ruleset) -> None:
+    #: The ``score`` reward's unit: a margin of 10 points counts 1.
+    score_scale = 10.0
+    #: The points change during the game (at each round's end).
+    running_score = True
+    #: The view entries ``public_scores`` reads (every seat sees them alike).
+    score_fields = frozenset({"scores"})
+
+    def __init__(self, players: int, rules: Ruleset, max_players: int | None = None) -> None:
         assert isinstance(rules, TaxonomyRules)
+        if max_players is not None and max_players < players:
+            raise ValueError(f"max_players must be at least the table's {players} seats")
         deck = rules.deck()
-        p, d, k, g = players, deck.size, deck.num_keys, len(deck.group_names)
+        p = players if max_players is None else max_players
+        d, k, g = deck.size, deck.num_keys, len(deck.group_names)
+        self.players = players
+        self.padded = max_players is not None
         self.d, self.g, self.p, self.k = d, g, p, k
         self.card = index_of(deck.names)
         self.key = index_of(deck.key_names)
@@ -88,6 +110,7 @@ class Observer:
                 ("attack", 1),
                 ("peek", d),
                 ("seen_hands", p * d),
+                *([("present", p)] if self.padded else []),
             ],
         )
         self.size = self.layout.size
@@ -134,7 +157,17 @@ class Observer:
             r = w.rel(int(s)) if str(s).isdigit() else None
             if r is not None:
                 w.names("seen_hands", self.card, _names(cards), block=r * d)
+        if self.padded:
+            for r in range(self.players):
+                w.set("present", r)
         return w.out
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """Each seat's points so far, as the view shows them to everyone."""
+        scores = view.get("scores")
+        if not isinstance(scores, list) or len(scores) != self.players:
+            return None
+        return [float(x) for x in scores]
 
     def _claim(self, w: Writer, claim: Any) -> None:
         if not isinstance(claim, Mapping):

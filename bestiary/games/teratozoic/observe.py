@@ -24,7 +24,20 @@ taken, kept   2n           cards taken from plays and kept from hands
 players       P*(9+2n)     per seat: eliminated, competing, declared,
                            chosen, Gene Pool /30, hand /8, held /5, score
                            /40, replaying; its public play; its discards
+present       P            only with ``max_players``: 1 per seat at the table
 ============  ===========  ===============================================
+
+``P`` is the table's seats, or ``max_players`` when given: every per-seat
+block is then laid out for ``max_players`` seats, the seats the table lacks
+stay zero after the real ones (still counted from the observer), and the
+``present`` bits at the end say which blocks are real, so one policy reads
+every table size with the same vector length.
+
+There is no running score: a generation's ``score`` in the view is that
+build's, not points kept, and the game is scored once, at the end, from the
+whole Gene Pool (not all of it public). ``public_scores`` is therefore None and
+the ``score`` reward of :mod:`bestiary.rl` pays the final margin only;
+``score_scale`` is 20 cards.
 """
 
 from __future__ import annotations
@@ -55,9 +68,20 @@ def _ids(values: Any, n: int) -> list[int]:
 class Observer:
     """Encodes views of one table size and ruleset into ``size`` floats."""
 
-    def __init__(self, players: int, rules: Ruleset) -> None:
+    #: The ``score`` reward's unit: a margin of 20 cards counts 1.
+    score_scale = 20.0
+    #: Scored only at the end (see the module docstring).
+    running_score = False
+    score_fields: frozenset[str] = frozenset()
+
+    def __init__(self, players: int, rules: Ruleset, max_players: int | None = None) -> None:
         assert isinstance(rules, TeratozoicRules)
-        p = players
+        if max_players is not None and max_players < players:
+            raise ValueError(f"max_players must be at least the table's {players} seats")
+        p = players if max_players is None else max_players
+        self.players = players
+        self.p = p
+        self.padded = max_players is not None
         self.n = n = len(cards_from(rules.cards))
         self.era = index_of(e.name for e in default_eras())
         self.seat_width = SEAT + 2 * n
@@ -77,6 +101,7 @@ class Observer:
                 ("taken", n),
                 ("kept", n),
                 ("players", p * self.seat_width),
+                *([("present", p)] if self.padded else []),
             ],
         )
         self.size = self.layout.size
@@ -87,7 +112,7 @@ class Observer:
 
     def encode(self, view: Mapping[str, Any]) -> list[float]:
         w = self.layout.writer(view.get("seat"))
-        n, p = self.n, w.players
+        n, p = self.n, self.p
         w.one_hot("phase", PHASES, view.get("phase"))
         era = view.get("era") or {}
         e = len(self.era)
@@ -118,7 +143,14 @@ class Observer:
         for pl in view.get("players") or ():
             if isinstance(pl, Mapping):
                 self._player(w, pl, replaying)
+        if self.padded:
+            for r in range(self.players):
+                w.set("present", r)
         return w.out
+
+    def public_scores(self, view: Mapping[str, Any]) -> list[float] | None:
+        """None: nothing is scored before the end (see the module docstring)."""
+        return None
 
     def _player(self, w: Writer, pl: Mapping[str, Any], replaying: Any) -> None:
         r = w.rel(pl.get("seat"))
