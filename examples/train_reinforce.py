@@ -25,52 +25,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
+from _masked_policy import Array, LinearPolicy
 
 from bestiary.rl import single_agent_env
 from bestiary.rl.single import SingleAgentEnv
-
-Array = npt.NDArray[np.float64]
-
-
-class LinearPolicy:
-    """Masked softmax over ``W @ obs + b``, trained with Adam."""
-
-    def __init__(self, obs_size: int, actions: int, lr: float, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.w: Array = np.zeros((actions, obs_size))
-        self.b: Array = np.zeros(actions)
-        self.lr = lr
-        self.m = [np.zeros_like(self.w), np.zeros_like(self.b)]
-        self.v = [np.zeros_like(self.w), np.zeros_like(self.b)]
-        self.t = 0
-
-    def probs(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Array:
-        # Only the legal rows: a few dot products instead of the whole matrix.
-        legal = np.flatnonzero(mask)
-        logits = self.w[legal] @ obs + self.b[legal]
-        e = np.exp(logits - logits.max())
-        p = np.zeros(len(mask))
-        p[legal] = e / e.sum()
-        return p
-
-    def act(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> tuple[int, Array]:
-        p = self.probs(obs, mask)
-        return int(self.rng.choice(len(p), p=p)), p
-
-    def update(self, obs: Array, probs: Array, actions: list[int], advantage: float) -> None:
-        """One REINFORCE step: the gradient of sum(log pi(a_t)) times the advantage."""
-        onehot = np.zeros_like(probs)
-        onehot[np.arange(len(actions)), actions] = 1.0
-        delta = (onehot - probs) * (advantage / len(actions))  # (T, A)
-        grads = [delta.T @ obs, delta.sum(axis=0)]
-        self.t += 1
-        for i, (param, g) in enumerate(zip((self.w, self.b), grads, strict=True)):
-            self.m[i] = 0.9 * self.m[i] + 0.1 * g
-            self.v[i] = 0.999 * self.v[i] + 0.001 * g * g
-            m_hat = self.m[i] / (1 - 0.9**self.t)
-            v_hat = self.v[i] / (1 - 0.999**self.t)
-            param += self.lr * m_hat / (np.sqrt(v_hat) + 1e-8)  # ascent
 
 
 def play(
