@@ -33,6 +33,7 @@ from ..engine.record import MatchRecord
 from ..engine.registry import game_ids, get_game
 from . import jobs
 from .bodylimit import BodyLimit
+from .cutoff import CutOff
 from .bots import operator_agents
 from .chat import ChatRefused, parse_chat, too_fast
 from .config import Access, Limits
@@ -254,6 +255,8 @@ def create_app(
     # The client's address (every quota's key) from proxy headers only when a
     # proxy the operator trusts sent them (proxies.py).
     app.add_middleware(ClientAddress, trusted=access.networks())
+    # Outermost: a request the stop cuts off is answered 503, not a traceback.
+    app.add_middleware(CutOff)
 
     @app.exception_handler(BestiaryError)
     async def bestiary_error(request: Request, exc: BestiaryError) -> JSONResponse:
