@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 import bestiary
 from bestiary.engine import Rng
-from bestiary.engine.eventrules import sections
+from bestiary.engine.eventrules import sections, table, titles
 from bestiary.engine.registry import all_games, get_game
 from bestiary.i18n import _plural_index, language, set_language, use_language
 
@@ -318,11 +318,16 @@ def test_log_entries_carry_both_languages_names_and_their_rule(
         rule = game.event_rule(item["event"]["kind"])
         shown = dict(item["rule"] or {})
         quotes = shown.pop("quotes", None)
+        titles = shown.pop("titles", None)
+        quoted_in = shown.pop("quote_languages", None)
         assert (shown or None) == (rule.to_json() if rule else None)
         if rule is not None:  # the rulebook's words in each language it has them in
             with use_language("pl"):
                 polish = game.event_rule(item["event"]["kind"])
             assert quotes == {"en": rule.quote, "pl": polish.quote if polish else ""}
+            assert titles == {"en": rule.title, "pl": polish.title if polish else ""}
+            pl_quoted = polish.quote_language if polish else ""
+            assert quoted_in == {"en": rule.quote_language, "pl": pl_quoted}
     deal = next(e for e in events if e["event"]["kind"] == "round")
     assert "Ala" in deal["texts"]["en"] and "Ala" in deal["texts"]["pl"]
     assert deal["texts"]["en"] != deal["texts"]["pl"]
@@ -417,6 +422,32 @@ def test_every_event_kind_maps_to_a_rules_section(game_id: str) -> None:
     assert not problems, f"{game_id}:\n" + "\n".join(problems)
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_rule_a_log_line_names_has_a_players_title_in_each_language(game_id: str) -> None:
+    """A Polish page said "Reguła: Dealing" and "Reguła: Building monsters
+    (`tiles.py`)": the title was RULES.md's heading, English and naming code.
+    Every rule a log line points at has a title in English and in Polish
+    (``data/rule_titles.toml``), with no code in it, and ``why N`` / the page
+    show the reader's."""
+    game = get_game(game_id)
+    pkg = _package_dir(game)
+    if not (pkg / "data" / "event_rules.toml").exists():
+        pytest.skip(f"{game_id} has no data/event_rules.toml")
+    anchors = {entry["anchor"] for entry in table(pkg).values() if entry.get("anchor")}
+    names = titles(pkg)
+    for lang in ("en", "pl"):
+        missing = sorted(anchors - set(names.get(lang, {})))
+        assert not missing, f"{game_id}: no {lang} title for {missing}"
+        coded = [t for t in names[lang].values() if "`" in t or ".py" in t]
+        assert not coded, coded
+    kind = next(k for k, e in table(pkg).items() if " " not in k and e.get("anchor"))
+    anchor = table(pkg)[kind]["anchor"]
+    for lang in ("en", "pl"):
+        with use_language(lang):
+            rule = game.event_rule(kind)
+        assert rule is not None and rule.title == names[lang][anchor]
+
+
 # -- a page in Polish, in a browser ---------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -485,6 +516,10 @@ def test_the_pages_follow_the_browser_language_and_the_toggle(server: str, brows
         assert (
             page.locator("#log .log-rule .log-quote").inner_text().startswith("Instrukcja mówi: „")
         )
+        # The rule's title is a player's, in Polish (data/rule_titles.toml).
+        polish_titles = set(titles(_package_dir(game))["pl"].values())
+        shown_title = page.locator("#log .log-rule strong").first.inner_text()
+        assert shown_title.startswith("Zasada: ") and shown_title[8:] in polish_titles
     # The toggle switches to English, and the choice is remembered.
     page.click(".lang-toggle button[data-lang='en']")
     page.wait_for_selector("html[lang='en']")
@@ -534,3 +569,31 @@ def test_seats_that_share_a_name_are_told_apart_in_the_log() -> None:
     assert any("hard bot (seat 1)" in line.casefold() for line in told)
     assert any("hard bot (seat 2)" in line.casefold() for line in told)
     assert all("hard bot (seat " in line.casefold() for line in told)
+
+
+def test_a_quote_in_another_language_than_the_readers_says_so() -> None:
+    """Monster Maker's and Teratozoic's rulebooks are English only, M.E.A.T.'s
+    Polish only: a Polish reader of ``why N`` read "Instrukcja mówi: „Shuffle
+    the…”". The rule now carries the quote's language, and the line says when
+    it is not the reader's; Taxonomy's rulebook has both, so each reads its own."""
+    from bestiary.cli.prompt import quote_line
+
+    cases = [
+        ("monster-maker", "dealt", "pl", "en"),
+        ("meat", "rolled", "en", "pl"),
+        ("taxonomy", "round", "pl", "pl"),
+        ("taxonomy", "round", "en", "en"),
+    ]
+    for game_id, kind, reader, quoted in cases:
+        with use_language(reader):
+            rule = get_game(game_id).event_rule(kind)
+            assert rule is not None and rule.quote_language == quoted, (game_id, reader)
+            line = quote_line(rule.quote, rule.quote_language)
+        assert rule.quote in line
+        said = {
+            ("pl", "en"): "Instrukcja mówi (po angielsku): „",
+            ("en", "pl"): "The rulebook says (in Polish): “",
+            ("pl", "pl"): "Instrukcja mówi: „",
+            ("en", "en"): "The rulebook says: “",
+        }[reader, quoted]
+        assert line.startswith(said), line

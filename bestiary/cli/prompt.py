@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ..engine.protocol import Action, Game, State
 from ..engine.ruleset import Ruleset
-from ..i18n import N_, core
+from ..i18n import N_, core, language
 from . import cardtext, rulebook
 from .history import History
 from .piles import piles
@@ -65,6 +65,18 @@ class Table:
     state: State
     history: History
     names: Sequence[str]  # a name per seat: "you", "seat 1 (heuristic)"
+
+
+def quote_line(quote: str, quote_language: str) -> str:
+    """"The rulebook says: …", saying so where its words are in another
+    language than the one in use (a rulebook printed in one language only)."""
+    if quote_language == language():
+        return _("The rulebook says: “{quote}”").format(quote=quote)
+    if quote_language == "en":
+        return _("The rulebook says (in English): “{quote}”").format(quote=quote)
+    if quote_language == "pl":
+        return _("The rulebook says (in Polish): “{quote}”").format(quote=quote)
+    return _("The rulebook says: “{quote}”").format(quote=quote)
 
 
 def game_module(game: Game, name: str) -> Any:
@@ -395,7 +407,7 @@ class Prompt:
         if rule.title:
             self.say(_("Rule: {title}").format(title=rule.title), "bold")
         if rule.quote:
-            self.say(_("The rulebook says: “{quote}”").format(quote=rule.quote))
+            self.say(quote_line(rule.quote, rule.quote_language))
         if rule.section:
             body = rule.section.split("\n", 1)[1].strip() if "\n" in rule.section else ""
             if body:

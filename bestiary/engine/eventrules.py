@@ -8,8 +8,15 @@ kind::
     quote = "Dobierz kartę ze stosu."  # the rulebook's own words (its language)
     quote_pl = "…"                     # optional: a bilingual rulebook's other language
 
-``rule_for(game_dir, kind, data)`` returns the anchor, the heading's title, the quote and
-the text of that RULES.md section. One kind may stand for several rules (a
+and one reserved table, ``[rulebook]``, whose ``language`` names the language
+of the ``quote`` lines (``en`` if absent): a reader of another language is
+told the words are the rulebook's own, in that language.
+
+``rule_for(game_dir, kind, data)`` returns the anchor, the rule's title, the quote and
+the text of that RULES.md section. The title is a player's, in the reader's
+language, from ``data/rule_titles.toml`` (``[en]``, ``[pl]``: anchor → title;
+RULES.md is the engine's specification and its headings name code), else the
+heading itself. One kind may stand for several rules (a
 discard forced by a proud monster is not a turn's discard): a table named
 ``"<kind> <field>=<value>"`` is the rule of those events of ``kind`` whose
 ``data[field]`` reads ``value`` (``true``/``false`` for a flag); the first such
@@ -38,9 +45,15 @@ class EventRule:
     title: str
     quote: str
     section: str  # the RULES.md section's text, heading included
+    quote_language: str = "en"  # the language the quote is in
 
     def to_json(self) -> dict[str, str]:
-        return {"anchor": self.anchor, "title": self.title, "quote": self.quote}
+        return {
+            "anchor": self.anchor,
+            "title": self.title,
+            "quote": self.quote,
+            "quote_language": self.quote_language,
+        }
 
 
 def slug(heading: str) -> str:
@@ -73,8 +86,35 @@ def table(game_dir: Path) -> dict[str, dict[str, str]]:
     path = game_dir / "data" / "event_rules.toml"
     if not path.exists():
         return {}
+    return {k: v for k, v in _read(path).items() if k != RULEBOOK}
+
+
+#: The reserved table of data/event_rules.toml that describes the rulebook itself.
+RULEBOOK = "rulebook"
+
+
+def _read(path: Path) -> dict[str, dict[str, str]]:
     data = tomllib.loads(read_text(path))
     return {str(k): {str(a): str(b) for a, b in v.items()} for k, v in data.items()}
+
+
+@cache
+def rulebook_language(game_dir: Path) -> str:
+    """The language of the ``quote`` lines (``[rulebook] language``, else English)."""
+    path = game_dir / "data" / "event_rules.toml"
+    if not path.exists():
+        return "en"
+    return _read(path).get(RULEBOOK, {}).get("language", "en")
+
+
+@cache
+def titles(game_dir: Path) -> dict[str, dict[str, str]]:
+    """language → (anchor → the rule's title for a player), from ``data/rule_titles.toml``."""
+    path = game_dir / "data" / "rule_titles.toml"
+    if not path.exists():
+        return {}
+    data = tomllib.loads(read_text(path))
+    return {str(lang): {str(a): str(t) for a, t in v.items()} for lang, v in data.items()}
 
 
 @cache
@@ -113,5 +153,9 @@ def rule_for(game_dir: Path, kind: str, data: Mapping[str, Any] | None = None) -
     # the table has them; otherwise the rulebook's own language.
     from bestiary.i18n import language
 
-    quote = entry.get(f"quote_{language()}") or entry.get("quote", "")
-    return EventRule(kind, anchor, title, quote, section)
+    lang = language()
+    title = titles(game_dir).get(lang, {}).get(anchor) or title
+    own = entry.get(f"quote_{lang}")
+    quote = own or entry.get("quote", "")
+    quote_language = lang if own else rulebook_language(game_dir)
+    return EventRule(kind, anchor, title, quote, section, quote_language)

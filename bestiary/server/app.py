@@ -33,10 +33,10 @@ from ..engine.record import MatchRecord
 from ..engine.registry import game_ids, get_game
 from . import jobs
 from .bodylimit import BodyLimit
-from .cutoff import CutOff
 from .bots import operator_agents
 from .chat import ChatRefused, parse_chat, too_fast
 from .config import Access, Limits
+from .cutoff import CutOff
 from .hub import Conflict, Hub, NotFound, Quota
 from .limits import (
     CHAT_BURST,

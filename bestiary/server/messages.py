@@ -151,18 +151,23 @@ def _names_in(names: Names, lang: str) -> tuple[str, ...]:
 def _payload(game: Game, event: Event, names: Names) -> dict[str, Any]:
     texts: dict[str, str] = {}
     quotes: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    quote_languages: dict[str, str] = {}
     rule: dict[str, Any] | None = None
     for lang in LANGUAGES:
         with use_language(lang):
             texts[lang] = describe(game, event, _names_in(names, lang) or None)
             found = rule_json(game, event.kind, event.data)
         if found is not None:
-            quotes[lang] = found["quote"]
+            quotes[lang], titles[lang] = found["quote"], found["title"]
+            quote_languages[lang] = found["quote_language"]
             if rule is None or lang == "en":
                 rule = dict(found)
     if rule is not None:
-        # A bilingual rulebook's words in each language (the rulebook's own otherwise).
-        rule["quotes"] = quotes
+        # A bilingual rulebook's words in each language (the rulebook's own
+        # otherwise: which language each is in), and the rule's title in each.
+        rule["quotes"], rule["titles"] = quotes, titles
+        rule["quote_languages"] = quote_languages
     return {"text": texts["en"], "texts": texts, "rule": rule}
 
 

@@ -498,6 +498,23 @@ function quoteOf(rule) {
   return (rule.quotes && rule.quotes[lang()]) || rule.quote;
 }
 
+// "The rulebook says: …", saying so where its words are in another language
+// than the page's (a rulebook printed in one language only).
+function quoteLine(rule) {
+  const quote = quoteOf(rule);
+  const page = lang();
+  const given = (rule.quote_languages && rule.quote_languages[page]) || rule.quote_language || page;
+  if (given === page) return t("The rulebook says: “{quote}”", { quote });
+  if (given === "en") return t("The rulebook says (in English): “{quote}”", { quote });
+  if (given === "pl") return t("The rulebook says (in Polish): “{quote}”", { quote });
+  return t("The rulebook says: “{quote}”", { quote });
+}
+
+// The rule's title in the page's language (older servers sent English only).
+function titleOf(rule) {
+  return (rule.titles && rule.titles[lang()]) || rule.title;
+}
+
 // A log entry's line in the page's language (older servers sent English only).
 function lineOf(e) {
   return (e.texts && e.texts[lang()]) || e.text;
@@ -509,15 +526,15 @@ function lineOf(e) {
 function ruleTip(rule) {
   if (!rule || !(rule.title || rule.quote)) return undefined;
   const parts = [];
-  if (rule.title) parts.push(t("Rule: {title}", { title: rule.title }));
-  if (rule.quote) parts.push(t("The rulebook says: “{quote}”", { quote: quoteOf(rule) }));
+  if (rule.title) parts.push(t("Rule: {title}", { title: titleOf(rule) }));
+  if (rule.quote) parts.push(quoteLine(rule));
   return parts.join("\n");
 }
 
 function ruleBox(rule) {
   const box = h("div", { class: "log-rule" });
-  if (rule.title) box.append(h("strong", {}, t("Rule: {title}", { title: rule.title })));
-  if (rule.quote) box.append(h("p", { class: "log-quote" }, t("The rulebook says: “{quote}”", { quote: quoteOf(rule) })));
+  if (rule.title) box.append(h("strong", {}, t("Rule: {title}", { title: titleOf(rule) })));
+  if (rule.quote) box.append(h("p", { class: "log-quote" }, quoteLine(rule)));
   const drawer = document.querySelector("[data-rules-drawer]");
   if (drawer && rule.anchor) {
     box.append(
