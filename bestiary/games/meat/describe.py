@@ -77,7 +77,15 @@ def place(slot: object, names: Names) -> str:
     if not isinstance(slot, int) or slot < 0:
         return _("nowhere")
     seat, lane = divmod(slot, 3)
-    return _("{player}'s {lane}").format(player=_seat(seat, names), lane=lane_text(lane))
+    return possessive(_seat(seat, names), lane_text(lane))
+
+
+def possessive(player: str, thing: str) -> str:
+    """``Bob's front``; ``the front of seat 0 (you)`` where a name ends in a
+    bracket ("seat 0 (you)'s front" reads badly)."""
+    if player.endswith(")"):
+        return _("the {lane} of {player}").format(player=player, lane=thing)
+    return _("{player}'s {lane}").format(player=player, lane=thing)
 
 
 def creature(card: object, slot: object, names: Names) -> str:

@@ -21,7 +21,7 @@ from bestiary.i18n import N_, domain, language
 from bestiary.i18n.lazy import LazyHelp, LazyLines
 
 from .cards import LANES, load_cards
-from .describe import and_list, keyword_text, lane_text, side
+from .describe import and_list, keyword_text, lane_text, possessive, side
 from .effects import card_text, leader_text
 
 _ = domain("meat", __file__)
@@ -207,7 +207,7 @@ def _slot_name(view: Mapping[str, Any], seat: int, lane: int) -> str:
     if seat == me:
         where = _("your {lane}").format(lane=lane_text(lane))
     else:
-        where = _("{player}'s {lane}").format(player=_who(view, seat), lane=lane_text(lane))
+        where = possessive(_who(view, seat), lane_text(lane))
     try:
         c = view["field"][seat]["creatures"][lane]
     except (KeyError, IndexError, TypeError):

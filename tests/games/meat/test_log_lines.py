@@ -263,3 +263,16 @@ def test_the_render_speaks_polish() -> None:
     assert "Twoja ręka" in out and "POLE BITWY" in out
     assert "W każdej rundzie dobierasz" in out  # the leader's ability, in Polish
     assert "koszt" in out
+
+
+def test_a_name_that_ends_in_a_bracket_is_not_given_an_apostrophe() -> None:
+    """At a terminal the player is "seat 0 (you)": the log read "seat 0 (you)'s
+    left flank". Such a name owns its lane the other way round; a plain name
+    keeps "Bob's front", and Polish reads "gracz 0 (ty) – lewa flanka"."""
+    from bestiary.games.meat.describe import place
+    from bestiary.i18n import use_language
+
+    assert place(0, ["seat 0 (you)", "Bob"]) == "the left flank of seat 0 (you)"
+    assert place(4, ["seat 0 (you)", "Bob"]) == "Bob's front"
+    with use_language("pl"):
+        assert place(0, ["gracz 0 (ty)", "Bob"]) == "gracz 0 (ty) – lewa flanka"
