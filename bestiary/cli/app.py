@@ -96,8 +96,26 @@ def translate_help(command: Any) -> None:
     for param in getattr(command, "params", []):
         if getattr(param, "help", None):
             param.help = _(param.help)
+    _translate_help_option(command)
     for sub in (getattr(command, "commands", None) or {}).values():
         translate_help(sub)
+
+
+def _translate_help_option(command: Any) -> None:
+    """Click builds ``--help`` itself ("Show this message and exit."), when a
+    command's help is shown: its text goes through our catalog too."""
+    build = getattr(command, "get_help_option", None)
+    if build is None or getattr(build, "translated", False):
+        return
+
+    def get_help_option(ctx: Any) -> Any:
+        option = build(ctx)
+        if option is not None and option.help:
+            option.help = _(option.help)
+        return option
+
+    get_help_option.translated = True  # type: ignore[attr-defined]
+    command.get_help_option = get_help_option
 
 
 app = App(

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ..i18n import N_
 from .common import fail, guarded
 
 if TYPE_CHECKING:
@@ -14,54 +15,66 @@ if TYPE_CHECKING:
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port")] = 8000,
+    host: Annotated[str, typer.Option(help=N_("address to listen on"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("port"))] = 8000,
     db: Annotated[
         str | None,
         typer.Option(
-            help="database URL or SQLite path (default: a SQLite file in the user data directory)"
+            help=N_(
+                "database URL or SQLite path (default: a SQLite file in the user data directory)"
+            )
         ),
     ] = None,
     bot_delay: Annotated[
         float,
-        typer.Option(help="seconds a bot waits before moving (a person may undo meanwhile)"),
+        typer.Option(help=N_("seconds a bot waits before moving (a person may undo meanwhile)")),
     ] = 0.8,
     agent: Annotated[
         list[str] | None,
         typer.Option(
             "--agent",
-            help="offer your own bot as NAME at every game: NAME=module:Object (repeatable; "
-            'default: the environment variable BESTIARY_AGENTS="a=m:X,b=n:Y")',
+            help=N_(
+                "offer your own bot as NAME at every game: NAME=module:Object (repeatable; "
+                'default: the environment variable BESTIARY_AGENTS="a=m:X,b=n:Y")'
+            ),
         ),
     ] = None,
     ray_address: Annotated[
         str | None,
         typer.Option(
-            help="bots think on this Ray cluster (e.g. ray://head:10001, or 'local') "
-            "instead of local worker processes"
+            help=N_(
+                "bots think on this Ray cluster (e.g. ray://head:10001, or 'local') "
+                "instead of local worker processes"
+            )
         ),
     ] = None,
     lab: Annotated[
         bool | None,
         typer.Option(
             "--lab/--no-lab",
-            help="turn the designer's lab on at /lab, behind a token (default: the "
-            "environment variable BESTIARY_LAB=1, else off)",
+            help=N_(
+                "turn the designer's lab on at /lab, behind a token (default: the "
+                "environment variable BESTIARY_LAB=1, else off)"
+            ),
         ),
     ] = None,
     lab_token: Annotated[
         str | None,
         typer.Option(
-            help="the lab's bearer token, at least 16 characters (default: "
-            "BESTIARY_LAB_TOKEN, else a random one printed at start)"
+            help=N_(
+                "the lab's bearer token, at least 16 characters (default: "
+                "BESTIARY_LAB_TOKEN, else a random one printed at start)"
+            )
         ),
     ] = None,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
             "--trusted-proxy",
-            help="believe X-Forwarded-For/Forwarded only from this address or network "
-            "(repeatable; default: BESTIARY_TRUSTED_PROXIES=a,b; else from nobody)",
+            help=N_(
+                "believe X-Forwarded-For/Forwarded only from this address or network "
+                "(repeatable; default: BESTIARY_TRUSTED_PROXIES=a,b; else from nobody)"
+            ),
         ),
     ] = None,
 ) -> None:
