@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import signal
+import tempfile
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from contextlib import closing
@@ -108,12 +109,44 @@ class _Job:
     cards_hash: str
     indexes: tuple[int, ...]
     allow_import: bool = False  # module:object agent specs (the CLI only, never the server)
+    # Ray only: the card files the options name, as (option, file name, bytes).
+    files: tuple[tuple[str, str, bytes], ...] = ()
+
+
+def _card_files(config: RunConfig) -> tuple[tuple[str, str, bytes], ...]:
+    """The files the run's options name (``--cards kat.toml``), sent with every
+    Ray job: a worker runs in another folder, often on another machine, where
+    that path names no file or another one."""
+    rules = get_game(config.game).ruleset(config.variant or None, config.options)
+    paths = type(rules).path_fields()
+    return tuple(
+        (key, Path(str(value)).name, Path(str(value)).read_bytes())
+        for key, value in sorted(config.options.items())
+        if value and key.replace("-", "_") in paths
+    )
+
+
+def _written(files: tuple[tuple[str, str, bytes], ...]) -> dict[str, str]:
+    """The job's card files written on this machine (once: a folder per content),
+    as option -> path here."""
+    out = {}
+    for key, name, data in files:
+        folder = Path(tempfile.gettempdir(), "bestiary-cards", hashlib.sha256(data).hexdigest())
+        path = folder / name
+        if not path.is_file():
+            folder.mkdir(parents=True, exist_ok=True)
+            part = folder / f".{name}.{os.getpid()}"
+            part.write_bytes(data)
+            os.replace(part, path)
+        out[key] = str(path)
+    return out
 
 
 def _play(job: _Job) -> list[dict[str, Any]]:
     cfg = job.config
     game = get_game(cfg.game)
     options_json = json.dumps(dict(cfg.options), sort_keys=True)
+    options = {**cfg.options, **_written(job.files)}  # the row keeps the run's paths
     rows = []
     for i in job.indexes:
         seats = cfg.seats_of(i)
@@ -125,7 +158,7 @@ def _play(job: _Job) -> list[dict[str, Any]]:
                 seats,
                 seed,
                 cfg.variant or None,
-                dict(cfg.options),
+                options,
                 allow_import=job.allow_import,
                 lab=True,
             )
@@ -182,6 +215,32 @@ def _local(jobs: Iterable[_Job], workers: int) -> Batches:
         pool.join()
 
 
+def _connect(ray: Any, address: str) -> None:
+    """Join the running cluster at ``address``; a failure says what to fix, not
+    Ray's traceback (docs/LAB.md, "Running on a Ray cluster")."""
+    # AuthenticationError: RAY_AUTH_MODE=token but no token here (older Ray lacks the class).
+    refused = getattr(ray.exceptions, "AuthenticationError", ConnectionError)
+    try:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, refused) as exc:
+        # Ray turns token authentication on for a cluster whose head has a token
+        # (~/.ray/auth_token, made by any earlier local ray.init), but never for
+        # a client that names an --address: that client must opt in itself.
+        why = f"{exc} {exc.__cause__ or ''}".lower()
+        if "authenticat" in why or "authtoken" in why:
+            hint = (
+                "the cluster uses token authentication: set RAY_AUTH_MODE=token here and "
+                "give this machine the cluster's token (a copy of the head's "
+                "~/.ray/auth_token, or RAY_AUTH_TOKEN_PATH or RAY_AUTH_TOKEN)"
+            )
+        else:
+            hint = (
+                "is it running (`ray start --head --port=PORT` on the head node), "
+                "is the address HOST:PORT of its head, and is the port open?"
+            )
+        raise BadInput(f"cannot join the Ray cluster at {address}: {hint}") from None
+
+
 def _ray(jobs: Iterable[_Job], address: str | None, workers: int) -> Batches:
     try:
         import ray
@@ -190,14 +249,17 @@ def _ray(jobs: Iterable[_Job], address: str | None, workers: int) -> Batches:
     started = not ray.is_initialized()
     if started:
         if address:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            _connect(ray, address)
         else:
             ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False)
     try:
         remote = ray.remote(_play)
         source = iter(jobs)
         # A window of jobs in flight, topped up as results come (not all at once).
-        pending = [remote.remote(job) for job in islice(source, max(workers, 1) * 4)]
+        # On a cluster it follows the cluster's CPUs, not this machine's --workers:
+        # a 4-core head must not leave most of a 64-core cluster idle.
+        slots = max(workers, int(ray.cluster_resources().get("CPU", 0)), 1)
+        pending = [remote.remote(job) for job in islice(source, slots * 4)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             pending += [remote.remote(job) for job in islice(source, len(done))]
@@ -232,7 +294,8 @@ def play_rows(
         indexes = list(indexes)
         count = len(indexes)
     size = chunk or max(1, min(16, count // (max(workers, 1) * 8) or 1))
-    jobs = (_Job(config, h, c, allow_import) for c in _chunks(indexes, size))
+    files = _card_files(config) if backend == "ray" else ()
+    jobs = (_Job(config, h, c, allow_import, files) for c in _chunks(indexes, size))
     if backend == "ray":
         return _ray(jobs, address, workers)
     return _local(jobs, workers)
