@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -240,6 +240,14 @@ class Rng:
         for _ in range(dice.count):
             total += _below(getrandbits, sides)
         return total
+
+    def bits(self) -> Callable[[int], int]:
+        """The ``getrandbits`` every draw goes through, for one hot loop that
+        must draw exactly what :meth:`shuffle` or :meth:`randrange` draw (a
+        sampler that only draws what it never reads). Ask again after
+        :meth:`copy`: a copy moves this RNG onto a snapshot of its state."""
+        bits: Callable[[int], int] = self._r.getrandbits
+        return bits
 
     def fork(self) -> Rng:
         """A new independent RNG seeded from this one (for agents, determinization)."""

@@ -32,8 +32,9 @@ class TeratozoicBoard(State):
     # built whole up front, it never changes either (the audit checks both).
     SHARED = frozenset({"game", "rules", "deck", "acts"})
 
-    # The per-state-change caches of ``to_act``/``legal``.
-    CACHES = frozenset({"_to_act", "_legal"})
+    # The per-state-change caches of ``to_act``/``legal``, and what a sample's
+    # sampler worked out (``rules.StateSampler.sample``: until the state changes).
+    CACHES = frozenset({"_to_act", "_legal", "_sampled"})
 
     def __init__(self, game: Game, players: int, seed: int, rules: TeratozoicRules) -> None:
         self.game, self.players, self.rules = game, players, rules
@@ -45,6 +46,8 @@ class TeratozoicBoard(State):
         # (``apply`` clears them): the driver, ``legal`` and ``apply`` all ask.
         self._to_act: tuple[int, ...] | None = None
         self._legal: tuple[int, tuple[Any, ...]] | None = None
+        # A sample's seat and its sampler's knowledge (``rules.StateSampler.sample``).
+        self._sampled: tuple[int, dict[str, Any]] | None = None
         third = removed_third(players, rules)
         in_game = [
             c
@@ -134,6 +137,7 @@ class TeratozoicBoard(State):
         state = dict(self.__dict__)
         state["acts"] = None
         state["_to_act"] = state["_legal"] = None  # listed from the table's own actions
+        state["_sampled"] = None
         if self.deck is cards_from(""):
             state["deck"] = None  # the standard deck: the receiver loads its own
         return state

@@ -265,9 +265,8 @@ class HeuristicAgent:
                 view = ctx.view()
                 deck = cards_from(view.get("cards_file") or "")
                 ignore = bool(getattr(ctx.rules, "doubling_ignores_colour", False))
-                colours = self._colours(deck, view, seat)
                 progress = self._progress(view)
-                plan = self._expression_plan(ctx, view, deck, colours, progress, ignore)
+                plan = self._expression_plan(ctx, view, deck, progress, ignore)
                 self._plan = {key: plan}
             holds = {a.card: a for a in legal if isinstance(a, Hold)}
             for card in self._plan[key]:
@@ -338,7 +337,6 @@ class HeuristicAgent:
         ctx: AgentContext,
         view: dict[str, Any],
         deck: tuple[Card, ...],
-        colours: Counter[str],
         progress: float,
         ignore: bool,
     ) -> list[int]:
@@ -347,12 +345,16 @@ class HeuristicAgent:
         can_hold = len(hand) - min_play
         if can_hold <= 0:
             return []
+        # The colour shares (``_colours``) value the genes: worked out only
+        # where they are (a staked plan, or holding back).
         if self.stake:
+            colours = self._colours(deck, view, ctx.seat)
             return self._staked_plan(ctx, view, deck, colours, progress, ignore, can_hold)
-        mine = best_build(deck, hand, ignore).score
+        mine = _Score(deck, hand, ignore)
         if self._expects_to_win(ctx, view, deck, ignore, mine):
             return []
         # Expecting to lose: hold back the best genes, play the rest.
+        colours = self._colours(deck, view, ctx.seat)
         w = self.weights
         losses: dict[int, int] = {}
         if self.hold_close and progress > 0:
@@ -371,7 +373,7 @@ class HeuristicAgent:
         view: dict[str, Any],
         deck: tuple[Card, ...],
         ignore: bool,
-        mine: int,
+        mine: _Score,
     ) -> bool:
         """Whether ``mine`` wins often enough: over ``samples`` samples of the
         hidden cards, 1 per sample where it beats every other competing
@@ -554,29 +556,72 @@ def _shapes(deck: tuple[Card, ...]) -> tuple[tuple[int, ...], ...]:
     return got[1]
 
 
-def _sample_wins(deck: tuple[Card, ...], plays: list[list[int]], ignore: bool, mine: int) -> float:
+class _Score:
+    """The score of the bot's own best build, solved only when a comparison
+    needs it: its bounds (``_score_bounds``, exact when they meet) answer
+    every comparison with a number outside them (issue 31: solving the
+    bot's whole hand once per plan was about a tenth of a heuristic game's
+    time, and the plan only compares that score with the others' bounds and
+    builds)."""
+
+    __slots__ = ("cards", "deck", "high", "ignore", "low", "solved")
+
+    def __init__(self, deck: tuple[Card, ...], cards: list[int], ignore: bool) -> None:
+        self.deck, self.cards, self.ignore = deck, cards, ignore
+        self.low, self.high = _score_bounds(deck, cards, ignore)
+        self.solved: int | None = self.low if self.low == self.high else None
+
+    def exact(self) -> int:
+        """``best_build(deck, cards, ignore).score``."""
+        if self.solved is None:
+            self.solved = self.low = self.high = best_build(
+                self.deck, self.cards, self.ignore
+            ).score
+        return self.solved
+
+    def below(self, other: int) -> bool:
+        """Whether the score is below ``other``."""
+        if self.high < other:
+            return True
+        return self.low < other and self.exact() < other
+
+    def at_most(self, other: int) -> bool:
+        """Whether the score is at most ``other``."""
+        if self.high <= other:
+            return True
+        return self.low <= other and self.exact() <= other
+
+    def equals(self, other: int) -> bool:
+        """Whether the score is ``other``."""
+        return self.low <= other <= self.high and self.exact() == other
+
+
+def _sample_wins(
+    deck: tuple[Card, ...], plays: list[list[int]], ignore: bool, mine: _Score
+) -> float:
     """1 when ``mine`` beats the best build of every play, a half when the
     best of them ties it, else 0. Plays are solved only where their bounds
     (``_score_bounds``, then ``_pair_low``) leave the comparison open, and
-    not at all once one is known to beat ``mine``."""
+    not at all once one is known to beat ``mine``; ``mine`` is solved only
+    where its own bounds leave a comparison open."""
     open_plays: list[tuple[list[int], int, int]] = []
     for cards in plays:
         low, high = _score_bounds(deck, cards, ignore)
-        if low > mine:
+        if mine.below(low):
             return 0.0  # beaten, whatever the rest
-        if high >= mine:  # else best_build's score is below ``mine``
+        if mine.at_most(high):  # else best_build's score is below ``mine``
             open_plays.append((cards, low, high))
     tie = False
     for cards, low, high in open_plays:
         if low == high:
             score = low
-        elif _pair_low(deck, cards, ignore, low) > mine:
+        elif mine.below(_pair_low(deck, cards, ignore, low)):
             return 0.0
         else:
             score = best_build(deck, cards, ignore).score
-        if score > mine:
+        if mine.below(score):
             return 0.0
-        tie = tie or score == mine
+        tie = tie or mine.equals(score)
     return 0.5 if tie else 1.0
 
 
@@ -665,8 +710,8 @@ def _score_bounds(deck: tuple[Card, ...], cards: list[int], ignore: bool) -> tup
     monster every end meets one, so the parity vectors of its cards XOR to
     0: all monsters closed needs that of the whole play."""
     rows = _bound_rows(deck)
-    low = alone = parity = 0  # alone: the cards without ends
-    values: dict[str, int] = {}  # per colour, the face values of its cards with ends
+    low = alone = parity = face = 0  # alone: the cards without ends; face: the others' values
+    linked = False  # a card with ends
     doublers: dict[str, int] = {}  # per colour, its doubling cards with ends
     joined: dict[str, list[int]] = {}  # per single colour, its cards with ends' parities
     for c in cards:
@@ -676,25 +721,38 @@ def _score_bounds(deck: tuple[Card, ...], cards: list[int], ignore: bool) -> tup
         if not ends:
             alone += apart
             continue
-        values[colour] = values.get(colour, 0) + value
+        linked = True
+        face += value
         if doubler:
             doublers[colour] = doublers.get(colour, 0) + 1
         if single:
-            joined.setdefault(colour, []).append(vector)
-    high = alone
-    every = sum(doublers.values())
-    for colour, value in values.items():
-        high += value << (every if ignore else doublers.get(colour, 0))
+            got = joined.get(colour)
+            if got is None:
+                joined[colour] = [vector]
+            else:
+                got.append(vector)
+    if doublers:
+        # Per colour, its cards' face values doubled per doubling card that
+        # can reach them (without one, each counts once: ``face``).
+        every = sum(doublers.values())
+        face = 0
+        for c in cards:
+            colour, value, _, _, ends, _, _ = rows[c]
+            if ends:
+                face += value << (every if ignore else doublers.get(colour, 0))
+    high = alone + face
     for colour, vectors in joined.items():
         if len(vectors) > 1 and _pair_up(vectors):
             high += (len(vectors) // 2) << doublers.get(colour, 0)
-    return low + int(not values and bool(cards)), high + int(parity == 0)
+    return low + int(not linked and bool(cards)), high + int(parity == 0)
 
 
 def _pair_up(vectors: list[int]) -> bool:
     """Whether two or more of these parity vectors XOR to 0: two are 0, or
     the others are linearly dependent (over GF(2), kept as a basis of
     distinct leading bits, largest first)."""
+    if len(set(vectors)) < len(vectors):
+        return True  # two alike XOR to 0
     basis: list[int] = []
     zeros = 0
     for v in vectors:

@@ -88,6 +88,11 @@ def parity_vector(m: int) -> int:
     return _PARITY[m]
 
 
+# Per orientation mask: its parity vector and its ends less two (what
+# ``parity_bound`` reads of a card).
+_PARITY_ENDS = tuple((_PARITY[m], m.bit_count() - 2) for m in range(1 << 12))
+
+
 @lru_cache(maxsize=65_536)
 def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
     """At most this many cards make one monster with no loose ends:
@@ -99,60 +104,80 @@ def parity_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
       four ends to hang from.
 
     The largest subset meeting both (dropping as few cards as needed)."""
-    kinds = [
-        (_PARITY[s[0]], s[0].bit_count() - 2, k)
-        for s, k in zip(shapes, counts, strict=True)
-        if k > 0
-    ]
-    hubs = [k for k in kinds if k[1] >= 0]
-    leaves = [k for k in kinds if k[1] == -1]
     # A card without ends is a closed monster on its own (and joins no other).
-    best = int(any(s[0] == 0 for s, k in zip(shapes, counts, strict=True) if k))
-    # Per choice of single-ended kinds to drop one card of: the parity left, the
-    # single-ended cards kept (each costs one of the budget), and how many pairs
-    # of them could still be dropped without changing the parity. Grouped by
-    # parity (a choice only completes hubs of the same parity), most cards first.
+    best = 0
+    leaves: list[tuple[int, int]] = []  # single-ended kinds: (parity vector, cards)
+    hub_vec: list[int] = []  # the other kinds with ends: parity vector ...
+    hub_delta: list[int] = []  # ... and ends - 2
+    kept, budget, par0 = 0, 2, 0  # every hub card kept: their count, the budget, the parity
+    for s, k in zip(shapes, counts, strict=True):
+        if not k:
+            continue
+        vec, delta = _PARITY_ENDS[s[0]]
+        if delta == -2:
+            best = 1
+        elif delta == -1:
+            leaves.append((vec, k))
+        else:
+            hub_vec.append(vec)
+            hub_delta.append(delta)
+            kept += k
+            budget += k * delta
+            if k & 1:
+                par0 ^= vec
+    choices, most = _leaf_choices(tuple(leaves))
+    # Per choice of hub kinds to drop one card of (dropping a card flips its
+    # kind's parity and gives back its ends less two), fewest dropped first: a
+    # choice dropping ``level`` keeps at most ``kept - level + most`` cards, so
+    # once that cannot beat the best, no choice dropping more can (the same
+    # maximum as trying every choice; tests/games/teratozoic/test_fast_paths.py).
+    hubs = range(len(hub_vec))
+    for level in range(len(hub_vec) + 1):
+        k = kept - level
+        if k + most <= best:
+            break
+        for drop in itertools.combinations(hubs, level):
+            par, room = par0, budget
+            for i in drop:
+                par ^= hub_vec[i]
+                room -= hub_delta[i]
+            for cost, pairs in choices.get(par, ()):
+                if k + cost <= best:
+                    break  # the rest keep fewer single-ended cards
+                if cost > room:
+                    # Too many single-ended cards: drop them two at a time (parity kept).
+                    cost -= 2 * min(pairs, (cost - room + 1) // 2)
+                    if cost > room:
+                        continue
+                if k + cost > best:
+                    best = k + cost
+    return best
+
+
+@lru_cache(maxsize=4096)
+def _leaf_choices(
+    leaves: tuple[tuple[int, int], ...],
+) -> tuple[dict[int, list[tuple[int, int]]], int]:
+    """Per choice of single-ended kinds (``(parity vector, cards)`` each) to
+    drop one card of: the parity left, the single-ended cards kept (each
+    costs one of the budget), and how many pairs of them could still be
+    dropped without changing the parity. Grouped by parity (a choice only
+    completes hubs of the same parity), most cards first; and the most cards
+    any choice keeps. A card set has few single-ended kinds: ``parity_bound``
+    meets the same ones again and again."""
     by_parity: dict[int, set[tuple[int, int]]] = {}
+    most = 0
     for pick in range(1 << len(leaves)):
         p = cost = pairs = 0
-        for j, (vec, _, cnt) in enumerate(leaves):
+        for j, (vec, cnt) in enumerate(leaves):
             c = cnt - (pick >> j & 1)
             if c & 1:
                 p ^= vec
             cost += c
             pairs += c // 2
         by_parity.setdefault(p, set()).add((cost, pairs))
-    choices = {p: sorted(got, reverse=True) for p, got in by_parity.items()}
-    # Per choice of hub kinds to drop one card of (each set from the one without
-    # its lowest kind): dropping a card flips its kind's parity.
-    size = 1 << len(hubs)
-    par0 = 0
-    for vec, _, cnt in hubs:
-        if cnt & 1:
-            par0 ^= vec
-    par = [par0] * size
-    kept = [sum(cnt for _, _, cnt in hubs)] * size
-    budget = [2 + sum(cnt * delta for _, delta, cnt in hubs)] * size
-    for drop in range(1, size):
-        low = drop & -drop
-        vec, delta, _ = hubs[low.bit_length() - 1]
-        prev = drop ^ low
-        par[drop] = par[prev] ^ vec
-        kept[drop] = kept[prev] - 1
-        budget[drop] = budget[prev] - delta
-    for drop in range(size):
-        k, room = kept[drop], budget[drop]
-        for cost, pairs in choices.get(par[drop], ()):
-            if k + cost <= best:
-                break  # the rest keep fewer single-ended cards
-            if cost > room:
-                # Too many single-ended cards: drop them two at a time (parity kept).
-                cost -= 2 * min(pairs, (cost - room + 1) // 2)
-                if cost > room:
-                    continue
-            if k + cost > best:
-                best = k + cost
-    return best
+        most = max(most, cost)
+    return {p: sorted(got, reverse=True) for p, got in by_parity.items()}, most
 
 
 # The role of a card on the lines of a monster (see ``segment_bound``): on the
@@ -182,6 +207,27 @@ def _kind(mask: int) -> tuple[bool, bool, bool, bool | None, int, int]:
 
 
 _KINDS = tuple(_kind(m) for m in range(1 << 12))
+
+
+def _segment_row(mask: int) -> tuple[bool, int, int, int, int, tuple[int, int, int, int] | None]:
+    """``_kind(mask)`` as ``segment_bound`` counts it: (on a line at all; for a
+    card on one line, as 0/1: ends a vertical line, ends a horizontal one, inside
+    a vertical one, inside a horizontal one; for a card on two lines, its
+    traits: ends a vertical line, ends a horizontal one, 'same' corner,
+    'opposite' corner, as 0/1, else None)."""
+    v_end, h_end, two, coupling, v, h = _KINDS[mask]
+    traits = (int(v_end), int(h_end), int(coupling is True), int(coupling is False))
+    return (
+        v != _NONE or h != _NONE,
+        int(v_end),
+        int(h_end),
+        int(v == _INSIDE),
+        int(h == _INSIDE),
+        traits if two else None,
+    )
+
+
+_SEGMENT = tuple(_segment_row(m) for m in range(1 << 12))
 
 
 @lru_cache(maxsize=65_536)
@@ -218,24 +264,33 @@ def segment_bound(shapes: tuple[Shape, ...], counts: tuple[int, ...]) -> int:
       of one line has C = 0; straight cards need a line of their direction.
 
     The largest sub-multiset meeting all of these."""
-    # per shape: (count, v_end, h_end, cross, coupling, v_role, h_role), see _kind
-    kinds = [(k, *_KINDS[s[0]]) for s, k in zip(shapes, counts, strict=True)]
-    if all(v == _NONE and h == _NONE for *_, v, h in kinds):
-        return int(any(k for k, *_ in kinds))  # cards without ends: one alone
-    cross = [kd for kd in kinds if kd[3]]
-    lone = [kd for kd in kinds if not kd[3]]
-    leaves_v = sum(kd[0] for kd in lone if kd[1])
-    leaves_h = sum(kd[0] for kd in lone if kd[2])
-    pads_v = sum(kd[0] for kd in lone if kd[5] == _INSIDE)
-    pads_h = sum(kd[0] for kd in lone if kd[6] == _INSIDE)
-    # Per card on two lines: (ends a vertical line, ends a horizontal one,
-    # 'same' corner, 'opposite' corner), as 0/1.
-    traits = [(int(kd[1]), int(kd[2]), int(kd[4] is True), int(kd[4] is False)) for kd in cross]
+    # The counts below, summed in one pass over the shapes (see ``_SEGMENT``).
+    ends = False
+    leaves_v = leaves_h = pads_v = pads_h = 0
+    cross: list[int] = []  # cards of each kind on two lines
+    traits: list[tuple[int, int, int, int]] = []  # and that kind's traits
+    for s, k in zip(shapes, counts, strict=True):
+        on_lines, v_end, h_end, v_pad, h_pad, two = _SEGMENT[s[0]]
+        ends = ends or on_lines
+        if two is not None:
+            cross.append(k)
+            traits.append(two)
+        else:
+            leaves_v += k * v_end
+            leaves_h += k * h_end
+            pads_v += k * v_pad
+            pads_h += k * h_pad
+    if not ends:
+        return int(any(counts))  # cards without ends: one alone
+    lone = leaves_v + leaves_h + pads_v + pads_h
     best = 0
-    for pick in itertools.product(*(range(kd[0], -1, -1) for kd in cross)):
+    # Most cards on two lines first: once a choice cannot beat the best even
+    # with every other card, no later one can (the largest size stays the same).
+    picks = sorted(itertools.product(*[range(k + 1) for k in cross]), key=sum, reverse=True)
+    for pick in picks:
         crossings = sum(pick)
-        if crossings + leaves_v + leaves_h + pads_v + pads_h <= best:
-            continue
+        if crossings + lone <= best:
+            break
         v_ends = h_ends = same = opposite = 0
         for n, (ve, he, sa, op) in zip(pick, traits, strict=True):
             v_ends += n * ve

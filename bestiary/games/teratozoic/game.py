@@ -169,6 +169,7 @@ class TeratozoicGame(Game):
                 closed.close_all,
                 closed._largest_closed_cached,
                 closed.parity_bound,
+                closed._leaf_choices,
                 closed.segment_bound,
                 closed.upper_bound,
                 closed._matcher,

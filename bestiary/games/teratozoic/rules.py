@@ -166,7 +166,7 @@ class TeratozoicState(TeratozoicGeneration):
         if not legal:
             raise not_your_turn(seat, self.to_act(), self.over)
         require_legal(seat, action, legal)
-        self._to_act = self._legal = None
+        self._to_act = self._legal = self._sampled = None
         # One step per kind of move (``_STEPS``, after the class): a table
         # lookup rather than a test of each kind in turn.
         _STEPS[type(action)](self, seat, action)
@@ -243,6 +243,7 @@ class TeratozoicState(TeratozoicGeneration):
         other.kept = self.kept[:]
         other.breed_order = self.breed_order[:]
         other.final = self.final[:]
+        other._sampled = None
         return other
 
     def clone(self) -> TeratozoicState:
@@ -278,7 +279,12 @@ class TeratozoicState(TeratozoicGeneration):
 
     def sampler(self, seat: int) -> StateSampler:
         """``determinize(seat, rng)`` for one rng after another, the work its
-        samples share done once. The state must not change while it is used."""
+        samples share done once. The state must not change while it is used.
+        A sample asked for the seat it was drawn for has its sampler already
+        (``StateSampler.sample``) until it changes."""
+        got = self._sampled
+        if got is not None and got[0] == seat:
+            return StateSampler.knowing(self, got[1])
         return StateSampler(self, seat)
 
     # ------------------------------------------------------------ action space
@@ -334,6 +340,14 @@ class StateSampler(Sampler):
                     other.choice[s] = "best"
                 other.placing[s] = []
         other._to_act = other._legal = None
+        # The sample's own sampler for this seat is this one's work on it: a
+        # world the seat cannot tell from this state samples as it does
+        # (``sampling.py``: the same unseen cards, sizes and public knowledge).
+        # The heuristic bot asks for it at once (issue 31). The sample keeps
+        # that knowledge alone: never this state (where the cards really lie),
+        # nor a sampler of itself (a reference cycle, freed only by the cyclic
+        # garbage collector, whose passes cost more than the sampler).
+        other._sampled = (self.seat, self.knowledge())
         return other
 
 
