@@ -20,12 +20,18 @@ configuration interleaved so a change in the machine's load hits them alike.
 
     python benchmarks/vector_envs.py                       # the full run
     python benchmarks/vector_envs.py --steps 1000 --big-steps 2   # a loaded machine
+
+The load averages before and after are printed too: on a shared machine
+they say how much the figures can be trusted. To set two versions of the
+code side by side, run this script from outside the checkout with
+``PYTHONPATH`` naming each version's tree in turn, alternating the runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -108,12 +114,20 @@ def main() -> None:
     rates: dict[str, dict[tuple[str, str], list[float]]] = {
         m: {k: [] for k in configs} for m in ("env", "loop", "wall")
     }
+    load_before = os.getloadavg()
     for rep in range(args.repeats):
         for key, run in configs.items():
             steps, in_env, loop_cpu, loop_wall = run(rep)
             rates["env"][key].append(steps / in_env)
             rates["loop"][key].append(steps / loop_cpu)
             rates["wall"][key].append(steps / loop_wall)
+    load_after = os.getloadavg()
+    print(
+        "load averages (1, 5, 15 min): before "
+        + " / ".join(f"{x:.2f}" for x in load_before)
+        + ", after "
+        + " / ".join(f"{x:.2f}" for x in load_after)
+    )
     kinds = ("aec", "N=1", "N=64", "N=1024")
     titles = {
         "env": "moves per CPU-second inside the environment (policy excluded)",
@@ -130,7 +144,8 @@ def main() -> None:
             print(f"| {gid} | {cells} | {med['N=1024'] / med['aec']:.2f}x |")
     if args.json:
         for (gid, k), _ in configs.items():
-            print(json.dumps({"game": gid, "env": k, **{m: rates[m][gid, k] for m in rates}}))
+            # "config": the environment measured ("env" names the first figure)
+            print(json.dumps({"game": gid, "config": k, **{m: rates[m][gid, k] for m in rates}}))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ Conventions all games follow, so a learner can rely on them:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Layout:
@@ -118,3 +118,32 @@ def index_of(names: Iterable[str]) -> dict[str, int]:
         folded.setdefault(name.casefold(), i)
         exact.setdefault(name, folded[name.casefold()])
     return {**folded, **exact}
+
+
+class SparseRow(NamedTuple):
+    """One encoded vector by its non-zero entries (every other entry is 0):
+    ``ones``, the positions that hold 1 (most of an encoding: one-hots, flags,
+    card sets; a position may repeat), then ``idx`` and ``values``, the other
+    non-zero positions (each once, none of them in ``ones``) and their values.
+    Kept apart so a writer sets the ones with no list of values to convert:
+    ``row[:] = 0; row[ones] = 1; row[idx] = values``."""
+
+    ones: list[int]
+    idx: list[int]
+    values: list[float]
+
+    def dense(self, size: int) -> list[float]:
+        """The whole vector of ``size`` entries."""
+        out = [0.0] * size
+        for i in self.ones:
+            out[i] = 1.0
+        for i, x in zip(self.idx, self.values, strict=True):
+            out[i] = x
+        return out
+
+
+def sparse_of(vector: Sequence[float]) -> SparseRow:
+    """A dense vector's non-zero entries, as a :class:`SparseRow`."""
+    ones = [i for i, x in enumerate(vector) if x == 1.0]
+    idx = [i for i, x in enumerate(vector) if x and x != 1.0]
+    return SparseRow(ones, idx, [vector[i] for i in idx])

@@ -1,11 +1,13 @@
 """Observations and action masks of one seat, from what that seat may know.
 
 Each game ships its encoding in ``bestiary/games/<id>/observe.py`` (an
-``Observer`` with ``size`` and ``encode(view) -> list[float]``), so a
-game's knowledge stays in its package; this module finds it, turns the
-result into arrays and builds the mask over the game's fixed action space.
-The only input is ``state.view(seat)`` and ``state.legal(seat)``: never the
-full state.
+``Observer`` with ``size`` and ``encode(view) -> list[float]``, and
+optionally a sparse form of it, below), so a game's knowledge stays in its
+package; this module finds it, turns the result into arrays and builds the
+mask over the game's fixed action space. The only input is
+``state.view(seat)`` and ``state.legal(seat)``, or, for a sparse encoder
+from the state, the game's own view of what the encoder reads, built by the
+same rules of what the seat may know: never the full state.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import importlib
 import io
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from ..agents.features import SparseRow
 from ..engine.protocol import Game, State
 from ..engine.ruleset import Ruleset
 
@@ -27,6 +30,30 @@ class Observer(Protocol):
     size: int
 
     def encode(self, view: Mapping[str, Any]) -> list[float]: ...
+
+
+# An Observer may also offer the same vector by its non-zero entries (a
+# ``SparseRow``: the positions holding 1, then the other positions and their
+# values; every other entry 0), which the environments then write with a
+# fancy-index assignment or two instead of converting a dense list:
+# ``encode_state_sparse(state, seat)`` (from the state, through a view of just
+# what the encoder reads, built by the game's rules of what the seat may know)
+# or ``encode_sparse(view)`` (from the seat's view). Each must equal ``encode``
+# (tests/rl/test_sparse_encoding.py).
+SparseEncoder = Callable[[State, int], SparseRow]
+
+
+def sparse_encoder(observer: Observer) -> SparseEncoder | None:
+    """``observer``'s sparse encoding of ``seat``'s view of ``state``, or None
+    where it has none (then ``encode`` is the way)."""
+    by_state = getattr(observer, "encode_state_sparse", None)
+    if callable(by_state):
+        encoder: SparseEncoder = by_state
+        return encoder
+    by_view = getattr(observer, "encode_sparse", None)
+    if callable(by_view):
+        return lambda state, seat: by_view(state.view(seat))
+    return None
 
 
 class Scorer(Protocol):
@@ -100,8 +127,16 @@ def scorer_for(game: Game, players: int, rules: Ruleset) -> Scorer:
 
 
 def observation(observer: Observer, state: State, seat: int) -> npt.NDArray[np.float32]:
-    """The encoded view of ``seat`` (its own view only)."""
-    return np.asarray(observer.encode(state.view(seat)), dtype=np.float32)
+    """The encoded view of ``seat`` (its own view only): through the
+    observer's sparse encoding where it has one, else ``encode``."""
+    sparse = sparse_encoder(observer)
+    if sparse is None:
+        return np.asarray(observer.encode(state.view(seat)), dtype=np.float32)
+    out = np.zeros(observer.size, dtype=np.float32)
+    row = sparse(state, seat)
+    out[row.ones] = 1.0
+    out[row.idx] = row.values
+    return out
 
 
 def action_mask(state: State, seat: int, num_actions: int) -> npt.NDArray[np.int8]:

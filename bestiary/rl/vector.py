@@ -4,11 +4,16 @@ vector API).
 The engine is Python, so nothing here runs the N games "in parallel": each
 ``step`` still applies N moves, builds N views and encodes N observations.
 What a batch saves is everything around that: no PettingZoo bookkeeping
-(agent iteration, reward dicts, order checks), one preallocated array per
-output written in place, each mask set and cleared with one fancy-index
-assignment from the legal list, and that legal list kept so the chosen index
-is turned back into a move with one list lookup (``action_from_index`` would
-rebuild the legal list and scan it again).
+(agent iteration, reward dicts, order checks); the observations and masks
+of all tables written together at the end of a step, from each table's
+non-zero entries where the game's observer has a sparse encoding
+(``encoding.py``; Taxonomy's reads only what it encodes), and each mask
+from the legal list's indices, in a few NumPy calls per step; with
+``copy=True`` (the default) new arrays at each step that are returned as
+they are (every row is written again, so nothing is copied); and the legal
+list kept so the chosen index is turned back into a move with one list
+lookup (``action_from_index`` would rebuild the legal list and scan it
+again).
 
 Every table is the AEC environment's table: table ``i`` reset with seed
 ``s`` deals the games that ``bestiary.rl.env`` reset with seed ``s + i``
@@ -52,11 +57,104 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..agents.features import SparseRow
 from ..engine.errors import IllegalAction
 from ..engine.protocol import Action, Game, State
 from ..engine.registry import get_game
 from .aec import Payout, check_reward, win_rewards
-from .encoding import observer_for
+from .encoding import observation, observer_for, sparse_encoder
+
+
+class _RowWrites:
+    """One step's new observation rows (sparse) and mask changes, gathered
+    table by table into flat lists and written together by :meth:`flush`: a
+    few NumPy calls per step instead of a few per table (most of the cost of
+    a row written alone is NumPy's per-call overhead and its list conversion)."""
+
+    #: Fewer rows than this are written one by one (the bulk write's dozen
+    #: NumPy calls cost more than a few rows' own few).
+    BULK = 4
+
+    def __init__(self) -> None:
+        self._rows: list[int] = []  # the rows of the new observations
+        self._ones: list[int] = []  # their positions holding 1, row after row
+        self._n_ones: list[int] = []  # how many of them each row has
+        self._idx: list[int] = []  # their other non-zero positions ...
+        self._n_idx: list[int] = []
+        self._values: list[float] = []  # ... and those positions' values
+        self._mask_rows: list[int] = []
+        self._clear: list[int] = []  # mask positions to clear, row after row
+        self._n_clear: list[int] = []
+        self._set: list[int] = []  # then those to set
+        self._n_set: list[int] = []
+
+    def observation(self, i: int, row: SparseRow) -> None:
+        """Row ``i`` becomes ``row`` (all of it: the rest is zeroed)."""
+        self._rows.append(i)
+        self._ones += row.ones
+        self._n_ones.append(len(row.ones))
+        self._idx += row.idx
+        self._n_idx.append(len(row.idx))
+        self._values += row.values
+
+    def mask(self, i: int, old: list[int], new: list[int]) -> None:
+        """Mask row ``i``: the positions ``old`` (all its True ones) cleared, ``new`` set."""
+        self._mask_rows.append(i)
+        self._clear += old
+        self._n_clear.append(len(old))
+        self._set += new
+        self._n_set.append(len(new))
+
+    def flush(
+        self, obs: npt.NDArray[np.float32], masks: npt.NDArray[np.bool_], zeroed: bool
+    ) -> None:
+        """Write everything gathered since the last flush into ``obs`` and
+        ``masks``; ``zeroed``: they are new zero arrays (nothing to clear)."""
+        if len(self._rows) >= self.BULK:
+            self._bulk_observations(obs, zeroed)
+        else:
+            ones = idx = 0  # where the current row's entries start in the flat lists
+            for i, n_ones, n_idx in zip(self._rows, self._n_ones, self._n_idx, strict=True):
+                row = obs[i]
+                if not zeroed:
+                    row.fill(0.0)
+                row[self._ones[ones : ones + n_ones]] = 1.0
+                row[self._idx[idx : idx + n_idx]] = self._values[idx : idx + n_idx]
+                ones, idx = ones + n_ones, idx + n_idx
+        if len(self._mask_rows) >= self.BULK:
+            self._bulk_masks(masks, zeroed)
+        else:
+            old = new = 0
+            for i, n_old, n_new in zip(self._mask_rows, self._n_clear, self._n_set, strict=True):
+                mask = masks[i]
+                if not zeroed:
+                    mask[self._clear[old : old + n_old]] = False
+                mask[self._set[new : new + n_new]] = True
+                old, new = old + n_old, new + n_new
+        for gathered in (self._rows, self._ones, self._n_ones, self._idx, self._n_idx):
+            gathered.clear()
+        self._values.clear()
+        for gathered in (self._mask_rows, self._clear, self._n_clear, self._set, self._n_set):
+            gathered.clear()
+
+    def _bulk_observations(self, obs: npt.NDArray[np.float32], zeroed: bool) -> None:
+        rows = np.array(self._rows, np.intp)
+        if not zeroed and len(self._rows) == obs.shape[0]:
+            obs.fill(0.0)  # every table stepped: one memset
+        elif not zeroed:
+            obs[rows] = 0.0
+        # Entry j of row i is entry i * width + j of the flat array.
+        starts, flat = rows * obs.shape[1], obs.reshape(-1)
+        flat[np.repeat(starts, self._n_ones) + np.array(self._ones, np.intp)] = 1.0
+        idx = np.repeat(starts, self._n_idx) + np.array(self._idx, np.intp)
+        flat[idx] = np.array(self._values, np.float32)
+
+    def _bulk_masks(self, masks: npt.NDArray[np.bool_], zeroed: bool) -> None:
+        starts = np.array(self._mask_rows, np.intp) * masks.shape[1]
+        flat = masks.reshape(-1)
+        if not zeroed:
+            flat[np.repeat(starts, self._n_clear) + np.array(self._clear, np.intp)] = False
+        flat[np.repeat(starts, self._n_set) + np.array(self._set, np.intp)] = True
 
 
 class BestiaryVectorEnv(VectorEnv):
@@ -111,7 +209,10 @@ class BestiaryVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.metadata = {**self.metadata, "name": f"bestiary_{self.game.id}_vector"}
 
-        # Preallocated outputs, written in place row by row.
+        # The outputs, written row by row. With ``copy`` the observations and
+        # masks are new zero arrays at every reset and step (every row is
+        # written again: the arrays returned before stay the caller's, with no
+        # copy made); without it these same arrays, written in place.
         self._obs = np.zeros((num_envs, self.observer.size), np.float32)
         self._masks = np.zeros((num_envs, self.num_actions), np.bool_)
         self._seats = np.zeros(num_envs, np.int64)
@@ -119,12 +220,17 @@ class BestiaryVectorEnv(VectorEnv):
         self._terms = np.zeros(num_envs, np.bool_)
         self._truncs = np.zeros(num_envs, np.bool_)
         self._steps = [0] * num_envs
-        # The encoders return Python lists of floats; struct packs one straight
-        # into its row's bytes as float32 (the same rounding as NumPy's cast),
-        # several times faster than NumPy's element-by-element conversion.
+        # Where the game's observer has a sparse encoding (encoding.py), each
+        # row's non-zero entries are gathered and the step's rows written
+        # together (_RowWrites). Otherwise the encoder returns a Python list of
+        # floats and struct packs it straight into its row's bytes as float32
+        # (the same rounding as NumPy's cast), several times faster than
+        # NumPy's element-by-element conversion.
+        self._sparse = sparse_encoder(self.observer)
         self._row_bytes = self.observer.size * 4
         self._pack_row = struct.Struct(f"={self.observer.size}f").pack_into
         self._obs_bytes = self._obs.data.cast("B")
+        self._writes = _RowWrites()
 
         # Per table: its seed stream, its state, and the seat to act's legal
         # moves with their indices (the mask's True positions).
@@ -158,33 +264,35 @@ class BestiaryVectorEnv(VectorEnv):
         owed = state.to_act()
         seat = owed[0] if owed else 0
         legal = state.legal(seat) if owed else ()
-        index = state.action_index
-        idx = [index(a) for a in legal]
-        row = self._masks[i]
-        row[self._legal_idx[i]] = False  # clear the previous mask's positions only
-        row[idx] = True
+        idx = list(map(state.action_index, legal))
+        # The mask: the previous mask's positions cleared, these set (at the flush).
+        self._writes.mask(i, self._legal_idx[i], idx)
         self._legal[i] = legal
         self._legal_idx[i] = idx
         self._seats[i] = seat
+        if self._sparse is not None:
+            self._writes.observation(i, self._sparse(state, seat))
+        else:
+            self._write_obs(i, state, seat)
+
+    def _write_obs(self, i: int, state: State, seat: int) -> None:
+        """Row ``i`` of the observations, now, from the dense encoding."""
         self._pack_row(
             self._obs_bytes, i * self._row_bytes, *self.observer.encode(state.view(seat))
         )
 
-    def _single_obs(self, i: int) -> dict[str, Any]:
-        return {
-            "observation": self._obs[i].copy(),
-            "action_mask": self._masks[i].copy(),
-            "seat": int(self._seats[i]),
-        }
+    def _new_arrays(self) -> None:
+        """New zero observation and mask arrays (``copy``: the caller keeps the last)."""
+        self._obs = np.zeros(self._obs.shape, np.float32)
+        self._masks = np.zeros(self._masks.shape, np.bool_)
+        if self._sparse is None:  # the dense rows are packed into its bytes
+            self._obs_bytes = self._obs.data.cast("B")
 
     def _outputs(self) -> dict[str, npt.NDArray[Any]]:
-        if self.copy:
-            return {
-                "observation": self._obs.copy(),
-                "action_mask": self._masks.copy(),
-                "seat": self._seats.copy(),
-            }
-        return {"observation": self._obs, "action_mask": self._masks, "seat": self._seats}
+        self._writes.flush(self._obs, self._masks, zeroed=self.copy)
+        # With copy, the arrays are new at each step (_new_arrays): nothing writes them again.
+        seats = self._seats.copy() if self.copy else self._seats
+        return {"observation": self._obs, "action_mask": self._masks, "seat": seats}
 
     # ------------------------------------------------------------------ API
     def reset(
@@ -202,7 +310,10 @@ class BestiaryVectorEnv(VectorEnv):
             self._seeds = [random.Random(s) for s in seeds]
             super().reset(seed=seeds[0])
         self._states = [self._new_game(i) for i in range(self.num_envs)]
-        self._masks[:] = False
+        if self.copy:
+            self._new_arrays()
+        else:
+            self._masks[:] = False
         self._legal_idx = [[] for _ in range(self.num_envs)]
         for i in range(self.num_envs):
             self._observe(i)
@@ -259,6 +370,8 @@ class BestiaryVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         moves = self._decode(actions)
+        if self.copy:
+            self._new_arrays()
         self._rewards[:] = 0.0
         self._terms[:] = False
         self._truncs[:] = False
@@ -286,12 +399,11 @@ class BestiaryVectorEnv(VectorEnv):
         else:
             self._truncs[i] = True
         # The finished table as the seat that moved last sees it (no move is owed).
-        self._masks[i, self._legal_idx[i]] = False
-        self._legal[i], self._legal_idx[i] = (), []
-        self._pack_row(
-            self._obs_bytes, i * self._row_bytes, *self.observer.encode(state.view(last_seat))
-        )
-        final_obs = self._single_obs(i)
+        final_obs = {
+            "observation": observation(self.observer, state, last_seat),
+            "action_mask": np.zeros(self.num_actions, np.bool_),
+            "seat": last_seat,
+        }
         result = state.result
         final_info: dict[str, Any] = {"steps": self._steps[i]}
         if result is not None:

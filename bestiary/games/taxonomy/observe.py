@@ -41,19 +41,69 @@ every table size with the same vector length.
 
 ``public_scores`` gives each seat's points as every seat sees them (the
 ``score`` reward of :mod:`bestiary.rl`); ``score_scale`` is 10 points.
+
+``encode_state_sparse(state, seat)`` gives the same vector as
+``encode(state.view(seat))`` as its non-zero entries only (positions and
+values), read from ``view.encoder_view``: the entries of the seat's view
+the encoder uses, built alone, cards as deck indices. It is the batched
+environment's hot path (a few dozen non-zero entries out of some 3,500; no
+full view, no dense list); tests/rl/test_sparse_encoding.py checks it equals
+the dense encoding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
-from ...agents.features import Layout, Writer, index_of
+from ...agents.features import Layout, SparseRow, Writer, index_of, sparse_of
+from ...engine.protocol import State
 from ...engine.ruleset import Ruleset
-from .rules import TaxonomyRules
+from .cards import Deck
+from .rules import TaxonomyRules, TaxonomyState
+from .view import encoder_view
 
 PHASES = ("discard", "attack", "duel", "impatient", "claim", "declare", "over")
 RPS = ("rock", "paper", "scissors")
+
+
+# Where one field's entries go, by deck index (a card, key or group): its
+# positions list's ``__getitem__``, so a set of them is ``map(put, items)``.
+Put = Callable[[int], int]
+
+
+class _DeckPositions(NamedTuple):
+    """Where the cards, keys and groups of one deck go in one encoding, field
+    by field (per relative seat where the field has a block per seat)."""
+
+    hand: Put
+    hand_keys: list[int]
+    drawn: Put
+    tables: list[Put]
+    discards: Put
+    discard_top: Put
+    set_aside: Put
+    bans: list[Put]
+    claim_card: Put
+    claim_keys: Put
+    claim_key: Put
+    claim_kept: Put
+    peek: Put
+    seen_hands: list[Put]
+
+
+def _lookup(index: Mapping[str, int], names: Sequence[str]) -> list[int] | None:
+    """Each name's position in ``index`` as ``Writer.names`` finds it (the
+    exact spelling, else casefolded); None if one has none."""
+    out = []
+    for name in names:
+        i = index.get(name)
+        if i is None:
+            i = index.get(name.casefold())
+            if i is None:
+                return None
+        out.append(i)
+    return out
 
 
 def _names(cards: Any) -> list[Any]:
@@ -114,6 +164,24 @@ class Observer:
             ],
         )
         self.size = self.layout.size
+        # The sparse encoder's positions: each field's offset, and each phase's
+        # one-hot slot (anything else: the last one).
+        at = self.layout.at
+        self._phase = {name: at["phase"] + i for i, name in enumerate(PHASES)}
+        self._phase_other = at["phase"] + len(PHASES)
+        self._present = [at["present"] + r for r in range(players)] if self.padded else []
+        # _rel[me][s]: seat s counted from seat me (Writer.rel).
+        self._rel = [[(s - me) % players for s in range(players)] for me in range(players)]
+        # _key_share[n]: a collecting key held n times (hand_keys: n/8, clipped;
+        # no hand holds more cards than the deck).
+        self._key_share = [min(1.0, max(0.0, 1.0 / (8 / max(1, n)))) for n in range(d + 1)]
+        # _seat_at[field][me]: the positions of a one-per-seat field, seat by seat.
+        self._seat_at = {
+            field: [[at[field] + r for r in rel] for rel in self._rel]
+            for field in ("hand_counts", "claims", "skips", "scores")
+        }
+        # Per deck met: where its cards, keys and groups go in this encoding.
+        self._decks: dict[int, tuple[Deck, _DeckPositions | None]] = {}
 
     def encode(self, view: Mapping[str, Any]) -> list[float]:
         w = self.layout.writer(view.get("seat"))
@@ -168,6 +236,164 @@ class Observer:
         if not isinstance(scores, list) or len(scores) != self.players:
             return None
         return [float(x) for x in scores]
+
+    def encode_state_sparse(self, state: State, seat: int) -> SparseRow:
+        """``encode(state.view(seat))`` by its non-zero entries, read from
+        ``encoder_view`` (what the encoder uses of the seat's view, nothing
+        more) and written straight to lists of positions."""
+        if (
+            type(state) is TaxonomyState  # exactly: a subclass may view differently
+            and state.players == self.players
+            and type(seat) is int
+            and 0 <= seat < self.players
+        ):
+            where = self._positions(state.deck)
+            if where is not None:
+                return self._sparse(encoder_view(state, seat), where)
+        # Not a seat's view of this table size, or a deck whose names this
+        # encoding cannot tell apart: the dense encoder decides.
+        return sparse_of(self.encode(state.view(seat)))
+
+    def _positions(self, deck: Deck) -> _DeckPositions | None:
+        """Where each card, key and group of ``deck`` goes (found by name, as
+        ``Writer.names`` finds it), built once per deck; None unless every
+        name has a position of its own (then a set of them is a set of
+        positions, with no counts to add up)."""
+        hit = self._decks.get(id(deck))
+        if hit is None or hit[0] is not deck:
+            hit = self._decks[id(deck)] = (deck, self._deck_positions(deck))
+        return hit[1]
+
+    def _deck_positions(self, deck: Deck) -> _DeckPositions | None:
+        cards = _lookup(self.card, deck.names)
+        keys = _lookup(self.key, deck.key_names)
+        groups = _lookup(self.group, deck.group_names)
+        if cards is None or keys is None or groups is None:
+            return None
+        if any(len(set(found)) < len(found) for found in (cards, keys, groups)):
+            return None
+        at, d, k, n, p, g = self.layout.at, self.d, self.k, self.players, self.p, self.g
+
+        def put(field: str, block: int = 0, of: list[int] = cards) -> Put:
+            return [at[field] + block + x for x in of].__getitem__
+
+        return _DeckPositions(
+            hand=put("hand"),
+            hand_keys=[at["hand_keys"] + x for x in keys],
+            drawn=put("drawn"),
+            tables=[put("tables", r * d) for r in range(n)],
+            discards=put("discards"),
+            discard_top=put("discard_top"),
+            set_aside=put("set_aside"),
+            bans=[put("bans", r * g, groups) for r in range(n)],
+            claim_card=put("claim", 2),
+            claim_keys=put("claim", 2 + d + p, keys),
+            claim_key=put("claim", 2 + d + p + k, keys),
+            claim_kept=put("claim", 2 + d + p + 2 * k),
+            peek=put("peek"),
+            seen_hands=[put("seen_hands", r * d) for r in range(n)],
+        )
+
+    def _sparse(self, ev: Mapping[str, Any], where: _DeckPositions) -> SparseRow:
+        """``encode``'s entries from an encoder view, field by field with the
+        same arithmetic: values clipped to [0, 1], zeros left out, a card,
+        key or group set to 1 however often it appears."""
+        at, n = self.layout.at, self.players
+        me = ev["seat"]
+        rel = self._rel[me]  # rel[s]: seat s counted from me
+        ones = [self._phase.get(ev["phase"], self._phase_other)]
+        add, ext = ones.append, ones.extend
+        idx: list[int] = []
+        values: list[float] = []
+        for field in ("turn", "dealer"):
+            s = ev[field]
+            if isinstance(s, int) and 0 <= s < n:
+                add(at[field] + rel[s])
+        b = at["to_act"]
+        ext([b + rel[s] for s in ev["to_act"]])
+        b = at["progress"]
+        for i, x in enumerate(
+            (ev["round"] / max(1, int(ev["rounds"] or 1)), ev["turns"] / 80, ev["stock"] / self.d)
+        ):
+            if x > 0.0:
+                idx.append(b + i)
+                values.append(x if x < 1.0 else 1.0)
+        ext(map(where.hand, ev["hand"]))
+        hand_keys = ev["hand_keys"]
+        idx.extend(map(where.hand_keys.__getitem__, hand_keys))
+        values.extend(map(self._key_share.__getitem__, hand_keys.values()))
+        ext(map(where.drawn, ev["drawn"]))
+        for s, sets in enumerate(ev["tables"]):
+            put = where.tables[rel[s]]
+            for cards in sets:
+                ext(map(put, cards))
+        ext(map(where.discards, ev["discards"]))
+        if ev["discard_top"] is not None:
+            add(where.discard_top(ev["discard_top"]))
+        for aside in ev["set_aside"]:
+            ext(map(where.set_aside, aside))
+        for s, bans in enumerate(ev["bans"]):
+            ext(map(where.bans[rel[s]], bans))
+        for field, cap in (("hand_counts", 9), ("claims", 8), ("skips", 3), ("scores", 30)):
+            if not any(ev[field]):
+                continue  # most of the game for all but hand_counts
+            for i, v in zip(self._seat_at[field][me], ev[field], strict=True):
+                if v > 0:
+                    x = v / cap
+                    idx.append(i)
+                    values.append(x if x < 1.0 else 1.0)
+        if ev["can_win"]:
+            add(at["can_win"])
+        if ev["claim"] is not None:
+            self._sparse_claim(ev["claim"], where, rel, ones, idx, values)
+        duel = ev["duel"]
+        if duel is not None:
+            b, p = at["duel"], self.p
+            add(b)
+            if duel["ties"] > 0:
+                x = duel["ties"] / 5
+                idx.append(b + 1)
+                values.append(x if x < 1.0 else 1.0)
+            if duel["your_choice"] in RPS:
+                add(b + 2 + RPS.index(duel["your_choice"]))
+            for block, s in ((5, duel["attacker"]), (5 + p, duel["target"])):
+                if isinstance(s, int) and 0 <= s < n:
+                    add(b + block + rel[s])
+        if ev["attack"]:
+            add(at["attack"])
+        if ev["peek"] is not None:
+            ext(map(where.peek, ev["peek"]))
+        for s, cards in ev["seen_hands"].items():
+            ext(map(where.seen_hands[rel[s]], cards))
+        ext(self._present)
+        return SparseRow(ones, idx, values)
+
+    def _sparse_claim(
+        self,
+        claim: Mapping[str, Any],
+        where: _DeckPositions,
+        rel: list[int],
+        ones: list[int],
+        idx: list[int],
+        values: list[float],
+    ) -> None:
+        """The ``claim`` field of :meth:`_sparse` (an open claim window)."""
+        b, d, p, k = self.layout.at["claim"], self.d, self.p, self.k
+        ones.append(b)
+        if claim["decided"]:
+            ones.append(b + 1)
+        ones.append(where.claim_card(claim["card"]))
+        s = claim["discarder"]
+        if isinstance(s, int) and 0 <= s < self.players:
+            ones.append(b + 2 + d + rel[s])
+        ones.extend(map(where.claim_keys, claim["keys"]))
+        if claim["key"] is not None:
+            ones.append(where.claim_key(claim["key"]))
+        ones.extend(map(where.claim_kept, claim["kept"]))
+        if claim["to_keep"] > 0:
+            x = min(claim["to_keep"], 8) / 8
+            idx.append(b + 2 + 2 * d + p + 2 * k)
+            values.append(x if x < 1.0 else 1.0)
 
     def _claim(self, w: Writer, claim: Any) -> None:
         if not isinstance(claim, Mapping):

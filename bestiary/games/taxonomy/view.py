@@ -41,6 +41,7 @@ __all__ = [
     "IMPATIENT_CHOICE",
     "MAIN",
     "OVER",
+    "encoder_view",
     "seat_view",
 ]
 
@@ -256,4 +257,82 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
         "orphan_keys": _PARTS["orphan_keys"](st, ALIKE),
         "scoring": _PARTS["scoring"](st, ALIKE),
         "result": result,
+    }
+
+
+def encoder_view(st: TaxonomyState, seat: int) -> dict[str, Any]:
+    """What the observation encoder (``observe.Observer.encode_state_sparse``)
+    reads of ``seat_view(st, seat)``, built alone: each entry below is
+    ``seat_view``'s entry of the same name, worked out by the same rules of
+    what ``seat`` may know (``public_phase``, the seat's own hand, choices,
+    peek and seen hands only), with cards, keys and groups as deck indices
+    instead of names or card dicts, and nothing the encoder skips (the prompt,
+    rules, round results, scoring table; of ``attack`` only whether there is
+    one, of ``peek`` its cards, of ``duel`` its seats, ties and own choice).
+    ``seat`` must be a seat of the table.
+
+    The lists are the state's own, not copies (this runs at every step of the
+    batched environment): read the view at once, before the next move, and
+    never change it. tests/rl/test_sparse_encoding.py checks that every entry
+    equals ``seat_view``'s and that states the seat cannot tell apart give
+    equal encoder views."""
+    phase, to_act = public_phase(st, seat)
+    actor = st.actor
+    hand = st.hands[seat]
+    hand_keys: dict[int, int] = {}
+    ckeys = st.ckeys
+    for c in hand:
+        for k in ckeys[c]:
+            hand_keys[k] = hand_keys.get(k, 0) + 1
+    claim = None
+    if phase == CLAIM_WINDOW:
+        choice = st.claim_choice.get(seat)
+        claim = {
+            "card": st.claim_card,
+            "discarder": st.claim_from,
+            "keys": st.claim_keys.get(seat, ()),
+            "decided": seat not in st._to_act,
+            "key": choice.arg if choice is not None and choice.kind == CLAIM else None,
+            "kept": st.claim_keep.get(seat, ()),
+            "to_keep": len(st.lay_candidates(seat)) - 3 if st.claim_open_choice(seat) else 0,
+        }
+    duel = None
+    if phase == DUEL and st.duel is not None:
+        mine = st.duel_choice.get(seat)
+        duel = {
+            "attacker": st.duel[0],
+            "target": st.duel[1],
+            "ties": st.duel_ties,
+            "your_choice": RPS_NAMES[mine] if mine is not None else None,
+        }
+    peek = st.peeks[seat]
+    discards = st.discards
+    return {
+        "seat": seat,
+        "phase": phase,
+        "to_act": to_act,
+        "turn": actor,
+        "dealer": st.dealer,
+        "round": min(st.round + 1, st.rules.rounds),
+        "rounds": st.rules.rounds,
+        "turns": st.turns,
+        "stock": len(st.stock),
+        "hand": hand,
+        "hand_keys": hand_keys,
+        "drawn": st.drawn if seat == actor else (),
+        "hand_counts": [len(h) for h in st.hands],
+        "tables": [[cs for _, cs in t] for t in st.tables],
+        "discards": discards,
+        "discard_top": discards[-1] if discards else None,
+        "set_aside": st.aside,
+        "bans": st.bans,
+        "claims": st.claims,
+        "skips": st.skips,
+        "scores": st.scores,
+        "can_win": phase in (MAIN, DECLARE) and seat in st._to_act and st.mv.win in st.legal(seat),
+        "claim": claim,
+        "duel": duel,
+        "attack": phase == ATTACK_CHOICE and seat == actor,
+        "peek": peek[0] if peek else None,
+        "seen_hands": st.seen_hands[seat],
     }
