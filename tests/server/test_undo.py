@@ -196,7 +196,9 @@ def test_no_undo_once_a_bot_has_answered(slow: TestClient) -> None:
         assert refused["type"] == "error" and refused["undo"] is True
         assert "other players have moved since" in refused["message"]
         assert refused["texts"]["pl"].startswith("Nie można cofnąć: inni gracze")
-        assert len(_stored(slow, table_id)) == 2
+        # Both moves stand (the bot, leading the next trick, may have bid again).
+        stored = _stored(slow, table_id)
+        assert len(stored) >= 2 and stored[0] == (0, first["legal"][0]) and stored[1][0] == 1
 
 
 def test_a_move_that_revealed_something_stands(slow: TestClient) -> None:
