@@ -196,11 +196,9 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
     attack = None
     if phase == ATTACK_CHOICE and me == st.actor:
         attack = {"card": card(st.attack_card), "targets": [t for t in range(n) if t != me]}
-    hand_keys: dict[str, int] = {}
-    if me is not None:
-        for c in st.hands[me]:
-            for k in st.ckeys[c]:
-                hand_keys[names[k]] = hand_keys.get(names[k], 0) + 1
+    hand_keys = (
+        {names[k]: n for k, n in _hand_key_counts(st, me).items()} if me is not None else {}
+    )
     result = None
     if st._result is not None:
         result = {"scores": st._result.scores, "winners": st._result.winners}
@@ -238,12 +236,7 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
         "claims": list(st.claims),
         "skips": list(st.skips),
         "scores": _PARTS["scores"](st, ALIKE),
-        "can_win": bool(
-            me is not None
-            and phase in (MAIN, DECLARE)
-            and me in st._to_act
-            and st.mv.win in st.legal(me)
-        ),
+        "can_win": me is not None and _can_win(st, me, phase),
         "claim": _claim(st, me) if me is not None else None,
         "duel": duel,
         "attack": attack,
@@ -258,6 +251,21 @@ def seat_view(st: TaxonomyState, seat: int | None) -> dict[str, Any]:
         "scoring": _PARTS["scoring"](st, ALIKE),
         "result": result,
     }
+
+
+def _hand_key_counts(st: TaxonomyState, seat: int) -> dict[int, int]:
+    """How many cards of each collecting key (by index) ``seat`` holds."""
+    counts: dict[int, int] = {}
+    ckeys = st.ckeys
+    for c in st.hands[seat]:
+        for k in ckeys[c]:
+            counts[k] = counts.get(k, 0) + 1
+    return counts
+
+
+def _can_win(st: TaxonomyState, seat: int, phase: str) -> bool:
+    """Whether ``win`` is among ``seat``'s moves now (what the page offers)."""
+    return phase in (MAIN, DECLARE) and seat in st._to_act and st.mv.win in st.legal(seat)
 
 
 def encoder_view(st: TaxonomyState, seat: int) -> dict[str, Any]:
@@ -279,11 +287,6 @@ def encoder_view(st: TaxonomyState, seat: int) -> dict[str, Any]:
     phase, to_act = public_phase(st, seat)
     actor = st.actor
     hand = st.hands[seat]
-    hand_keys: dict[int, int] = {}
-    ckeys = st.ckeys
-    for c in hand:
-        for k in ckeys[c]:
-            hand_keys[k] = hand_keys.get(k, 0) + 1
     claim = None
     if phase == CLAIM_WINDOW:
         choice = st.claim_choice.get(seat)
@@ -318,7 +321,7 @@ def encoder_view(st: TaxonomyState, seat: int) -> dict[str, Any]:
         "turns": st.turns,
         "stock": len(st.stock),
         "hand": hand,
-        "hand_keys": hand_keys,
+        "hand_keys": _hand_key_counts(st, seat),
         "drawn": st.drawn if seat == actor else (),
         "hand_counts": [len(h) for h in st.hands],
         "tables": [[cs for _, cs in t] for t in st.tables],
@@ -329,7 +332,7 @@ def encoder_view(st: TaxonomyState, seat: int) -> dict[str, Any]:
         "claims": st.claims,
         "skips": st.skips,
         "scores": st.scores,
-        "can_win": phase in (MAIN, DECLARE) and seat in st._to_act and st.mv.win in st.legal(seat),
+        "can_win": _can_win(st, seat, phase),
         "claim": claim,
         "duel": duel,
         "attack": phase == ATTACK_CHOICE and seat == actor,
