@@ -127,6 +127,22 @@ def _claims(text: str) -> str | None:
     return _.ngettext("{n} claim", "{n} claims", n).format(n=n)
 
 
+# The sets the rules themselves make; every other key is a type or a Beastman's
+# family from the card file, a proper name shown as the file writes it.
+_RULE_KEYS = {
+    "Orphans": N_("Orphans"),
+    "Beastman orphans": N_("Beastman orphans"),
+    "Cheerful": N_("Cheerful"),
+}
+
+
+def key_label(key: object) -> str:
+    """A collecting key as a player reads it: "Orphans" is "Sieroty" in Polish;
+    "Beastman/Cat" or "Sprite" stays as the card file names it."""
+    phrase = _RULE_KEYS.get(str(key))
+    return _(phrase) if phrase else str(key)
+
+
 def rule_text(rule: str) -> str:
     """A breakdown row of the scoring (``scoring.py``) in the current language."""
     m = re.match(r"^(two sets of 4|a set of 5 and a set of 3), (.+)$", rule)
@@ -140,7 +156,7 @@ def rule_text(rule: str) -> str:
         return _("a set of 8, exposed ({claims})").format(claims=claims)
     m = re.match(r"^set of (\d) (.+) \(a key of (\d+) cards\)(, scored as a set of 4)?$", rule)
     if m:
-        size, key, n = int(m.group(1)), m.group(2), int(m.group(3))
+        size, key, n = int(m.group(1)), key_label(m.group(2)), int(m.group(3))
         if m.group(4):
             return _.ngettext(
                 "set of 5 {key} (a key of {n} card), scored as a set of 4",
@@ -152,15 +168,17 @@ def rule_text(rule: str) -> str:
         ).format(size=size, key=key, n=n)
     m = re.match(r"^set of 3 (.+) \(the 3 of a 5\+3\)$", rule)
     if m:
-        return _("set of 3 {key} (the 3 of a 5+3)").format(key=m.group(1))
+        return _("set of 3 {key} (the 3 of a 5+3)").format(key=key_label(m.group(1)))
     m = re.match(r"^(7 orphans and one other monster|a set of 8 orphans) \((.+)\)$", rule)
     if m:
         if m.group(1).startswith("7"):
-            return _("7 orphans and one other monster ({key})").format(key=m.group(2))
-        return _("a set of 8 orphans ({key})").format(key=m.group(2))
+            return _("7 orphans and one other monster ({key})").format(
+                key=key_label(m.group(2))
+            )
+        return _("a set of 8 orphans ({key})").format(key=key_label(m.group(2)))
     m = re.match(r"^set of 4 (.+)$", rule)
     if m:
-        return _("set of 4 {key}").format(key=m.group(1))
+        return _("set of 4 {key}").format(key=key_label(m.group(1)))
     return rule
 
 
@@ -226,7 +244,7 @@ def _round_end(d: Mapping[str, Any], names: Names) -> str:
 def _claim_open(d: Mapping[str, Any], names: Names) -> str:
     if d.get("keys"):
         return _("You may claim {card} as {keys}").format(
-            card=d["card"], keys=join([str(k) for k in d["keys"]])
+            card=d["card"], keys=join([key_label(k) for k in d["keys"]])
         )
     return _("{card} was discarded: you cannot claim it (pass)").format(card=d["card"])
 
@@ -276,7 +294,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         name=seat_label(d["seat"], n),
         card=card_label(d["card"]),
         discarder=seat_label(d["discarder"], n),
-        key=d["key"],
+        key=key_label(d["key"]),
         cards=cards_label(d["set"]),
     ),
     "saw_hand": lambda d, n: _(
@@ -287,7 +305,7 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         cards=cards_label(d["cards"]),
     ),
     "tabled": lambda d, n: _("{name} adds {card} to their set of {key}").format(
-        name=seat_label(d["seat"], n), card=card_label(d["card"]), key=d["key"]
+        name=seat_label(d["seat"], n), card=card_label(d["card"]), key=key_label(d["key"])
     ),
     "won": lambda d, n: _("{name} wins the round with {pattern}: {points}").format(
         name=seat_label(d["seat"], n),
@@ -338,4 +356,7 @@ ACTION_LABELS = patterns(
 def action_label(action: object, names: Names = None) -> str:
     """The action as a person reads it, in the current language (the text form
     ``str(action)`` stays what is submitted)."""
-    return label_with(str(action), ACTION_LABELS, _, name_seats(names))
+    seats = name_seats(names)
+    return label_with(
+        str(action), ACTION_LABELS, _, lambda k, v: key_label(v) if k == "key" else seats(k, v)
+    )

@@ -29,7 +29,15 @@ from bestiary.i18n.lazy import LazyHelp, LazyLines, fill
 
 from ...engine.events import Event, seat_label
 from ...engine.protocol import Game
-from .describe import _, nature_label, pattern_label, points_text, reason_label, rule_text
+from .describe import (
+    _,
+    key_label,
+    nature_label,
+    pattern_label,
+    points_text,
+    reason_label,
+    rule_text,
+)
 
 NATURE_STYLE = {
     "aggressive": "bold red",
@@ -176,7 +184,7 @@ def _hand_by_key(view: Mapping[str, Any]) -> Table:
     counts: Mapping[str, int] = view.get("hand_keys") or {}
     for key in sorted(groups, key=lambda k: (-len(groups[k]), k)):
         cards = groups[key]
-        label = Text(key)
+        label = Text(key_label(key))
         if key in sizes:
             label.append(f" /{sizes[key]}", style="dim")
         line = _cards_line(cards, bans)
@@ -185,7 +193,7 @@ def _hand_by_key(view: Mapping[str, Any]) -> Table:
             line.append(
                 "  "
                 + _("also: {keys}").format(
-                    keys=", ".join(f"{k} ({counts.get(k, 0)})" for k in also)
+                    keys=", ".join(f"{key_label(k)} ({counts.get(k, 0)})" for k in also)
                 ),
                 style="dim",
             )
@@ -221,7 +229,7 @@ def _players(view: Mapping[str, Any]) -> Table:
         for k, tset in enumerate(tables[s]):
             if k:
                 sets.append("\n")
-            sets.append(f"{tset['key']}: ", style="bold")
+            sets.append(f"{key_label(tset['key'])}: ", style="bold")
             sets.append_text(_cards_line(tset["cards"]))
         name = seat_label(s)
         if s == me:
@@ -265,7 +273,7 @@ def _round_result(last: Mapping[str, Any]) -> RenderableType:
         table.add_row(Text(rule_text(str(row["rule"]))), str(row["points"]))
     for s in last.get("sets") or []:
         line = "  " + _("set {key}: {cards}").format(
-            key=s["key"], cards=", ".join(map(str, s["cards"]))
+            key=key_label(s["key"]), cards=", ".join(map(str, s["cards"]))
         )
         table.add_row(Text(line), str(s["points"]))
     return table
@@ -412,14 +420,14 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
                 _("{name} discarded {card}: you claim it as {key}"),
                 name=who,
                 card=card,
-                key=str(c["key"]),
+                key=key_label(c["key"]),
             )
         elif c.get("keys"):
             line = fill(
                 _("{name} discarded {card}: you may claim it as {keys}"),
                 name=who,
                 card=card,
-                keys=", ".join(c["keys"]),
+                keys=", ".join(key_label(k) for k in c["keys"]),
             )
         else:
             line = fill(_("{name} discarded {card}: you cannot claim it"), name=who, card=card)

@@ -24,6 +24,10 @@ const RPS = { rock: N_("rock"), paper: N_("paper"), scissors: N_("scissors ✂")
 // engine's English words (scoring.py); these say them as the terminal does
 // (games/taxonomy/describe.py: reason_label, rule_text), in the same phrases.
 const REASON = { "the stock ran out": N_("the stock ran out"), "a winning hand": N_("a winning hand") };
+// The sets the rules make, in the page's language (describe.py: key_label); every
+// other key is a type or a Beastman's family, a proper name shown as written.
+const RULE_KEYS = { Orphans: N_("Orphans"), "Beastman orphans": N_("Beastman orphans"), Cheerful: N_("Cheerful") };
+const keyText = (key) => (Object.hasOwn(RULE_KEYS, key) ? t(RULE_KEYS[key]) : String(key));
 const PATTERN = { "two sets of 4": N_("two sets of 4"), "a set of 5 and a set of 3": N_("a set of 5 and a set of 3") };
 
 function claimsText(text) {
@@ -44,13 +48,13 @@ function ruleText(rule) {
   m = /^set of (\d) (.+) \(a key of (\d+) cards\)(, scored as a set of 4)?$/.exec(rule);
   if (m) {
     const n = Number(m[3]);
-    if (m[4]) return tn("set of 5 {key} (a key of {n} card), scored as a set of 4", "set of 5 {key} (a key of {n} cards), scored as a set of 4", n, { key: m[2] });
-    return tn("set of {size} {key} (a key of {n} card)", "set of {size} {key} (a key of {n} cards)", n, { size: m[1], key: m[2] });
+    if (m[4]) return tn("set of 5 {key} (a key of {n} card), scored as a set of 4", "set of 5 {key} (a key of {n} cards), scored as a set of 4", n, { key: keyText(m[2]) });
+    return tn("set of {size} {key} (a key of {n} card)", "set of {size} {key} (a key of {n} cards)", n, { size: m[1], key: keyText(m[2]) });
   }
-  if ((m = /^set of 3 (.+) \(the 3 of a 5\+3\)$/.exec(rule))) return t("set of 3 {key} (the 3 of a 5+3)", { key: m[1] });
-  if ((m = /^7 orphans and one other monster \((.+)\)$/.exec(rule))) return t("7 orphans and one other monster ({key})", { key: m[1] });
-  if ((m = /^a set of 8 orphans \((.+)\)$/.exec(rule))) return t("a set of 8 orphans ({key})", { key: m[1] });
-  if ((m = /^set of 4 (.+)$/.exec(rule))) return t("set of 4 {key}", { key: m[1] });
+  if ((m = /^set of 3 (.+) \(the 3 of a 5\+3\)$/.exec(rule))) return t("set of 3 {key} (the 3 of a 5+3)", { key: keyText(m[1]) });
+  if ((m = /^7 orphans and one other monster \((.+)\)$/.exec(rule))) return t("7 orphans and one other monster ({key})", { key: keyText(m[1]) });
+  if ((m = /^a set of 8 orphans \((.+)\)$/.exec(rule))) return t("a set of 8 orphans ({key})", { key: keyText(m[1]) });
+  if ((m = /^set of 4 (.+)$/.exec(rule))) return t("set of 4 {key}", { key: keyText(m[1]) });
   return rule;
 }
 
@@ -93,7 +97,7 @@ function promptOf(v) {
 
 function cardHelp(c) {
   const lines = [c.name, t("type {type} · family {family}", { type: c.type, family: c.family || c.type })];
-  if (c.keys && c.keys.length) lines.push(t("collected as: {keys}", { keys: c.keys.join(", ") }));
+  if (c.keys && c.keys.length) lines.push(t("collected as: {keys}", { keys: c.keys.map(keyText).join(", ") }));
   for (const n of c.natures || []) lines.push("• " + (NATURE_HELP[n] ? t(NATURE_HELP[n]) : n));
   if (!(c.natures || []).length) lines.push(t("no nature that changes the game"));
   return lines.join("\n");
@@ -205,12 +209,12 @@ export function render(root, state, api) {
         { class: "tx-box tx-claim" },
         h("h3", {}, t("Claim {card}, discarded by {name}?", { card: v.claim.card.name, name: label(v.claim.discarder) })),
         h("div", { class: "cards" }, svgCard(v.claim.card)),
-        claims.length || legal.has("pass") ? h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, t("claim as {key}", { key: a.slice(6) }))), legal.has("pass") ? actButton("pass", t("pass")) : "") : "",
+        claims.length || legal.has("pass") ? h("div", { class: "action-group" }, ...claims.map((a) => actButton(a, t("claim as {key}", { key: keyText(a.slice(6)) }))), legal.has("pass") ? actButton("pass", t("pass")) : "") : "",
         keeps.length
           ? h(
               "div",
               {},
-              h("p", {}, t("Claiming as {key}: choose {n} card(s) to keep in hand; the other three are laid.", { key: v.claim.key, n: v.claim.to_keep })),
+              h("p", {}, t("Claiming as {key}: choose {n} card(s) to keep in hand; the other three are laid.", { key: keyText(v.claim.key), n: v.claim.to_keep })),
               h("div", { class: "cards" }, ...keeps.map((a) => {
                 const c = byName.get(a.slice(5));
                 const b = actButton(a, c ? svgCard(c, { width: 70 }) : a.slice(5), "card-button");
@@ -272,7 +276,7 @@ export function render(root, state, api) {
         h(
           "div",
           { class: "tx-group" },
-          h("div", { class: "tx-key" }, h("strong", {}, key), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, (" " + t("of {n} in the deck", { n: v.key_sizes[key] }))) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, (" " + t("(orphan)"))) : ""),
+          h("div", { class: "tx-key" }, h("strong", {}, keyText(key)), ` ${cards.length}`, v.key_sizes && v.key_sizes[key] ? h("span", { class: "muted" }, (" " + t("of {n} in the deck", { n: v.key_sizes[key] }))) : "", (v.orphan_keys || []).includes(key) ? h("span", { class: "muted" }, (" " + t("(orphan)"))) : ""),
           h(
             "div",
             { class: "cards" },
@@ -318,7 +322,7 @@ export function render(root, state, api) {
           "div",
           { class: "tx-table" },
           h("h4", {}, label(s)),
-          ...sets.map((set) => h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, set.key), h("div", { class: "cards" }, ...set.cards.map((c) => svgCard(c, { width: 60 }))))),
+          ...sets.map((set) => h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, keyText(set.key)), h("div", { class: "cards" }, ...set.cards.map((c) => svgCard(c, { width: 60 }))))),
           (v.set_aside[s] || []).length ? h("div", { class: "tx-set" }, h("span", { class: "tx-key" }, t("set aside")), h("div", { class: "cards" }, ...v.set_aside[s].map((c) => svgCard(c, { width: 60 })))) : "",
         )
       : "",
@@ -366,7 +370,7 @@ export function render(root, state, api) {
           { class: "tx-box tx-breakdown" },
           h("h3", {}, t("Round {n} scoring: {name} — {pattern} for {points} points", { n: last.round, name: last.winner === null ? t("nobody") : label(last.winner), pattern: last.pattern, points: last.points })),
           h("table", {}, h("tbody", {}, ...last.breakdown.map((b) => h("tr", {}, h("td", {}, ruleText(b.rule)), h("td", { class: "num" }, String(b.points)))))),
-          ...(last.sets || []).map((s) => h("p", { class: "small" }, `${s.key}: ${s.cards.join(", ")} (${s.points})`)),
+          ...(last.sets || []).map((s) => h("p", { class: "small" }, `${keyText(s.key)}: ${s.cards.join(", ")} (${s.points})`)),
         ),
       );
     }
