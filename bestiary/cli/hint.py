@@ -8,6 +8,7 @@ the same for the position in front of you.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -17,22 +18,36 @@ from ..agents.hint import MAX_SECONDS, Hint, suggest
 from ..engine.errors import BestiaryError
 from ..engine.protocol import State
 from ..engine.record import MatchRecord, replay_steps
-from ..i18n import N_, core
+from ..engine.registry import get_game
+from ..i18n import N_, core, language
+from ..i18n.labels import action_labels
 from .common import JsonOpt, emit_json, esc, fail, guarded, out
 
 _ = core.gettext
 
 
-def hint_lines(hint: Hint) -> list[str]:
-    """The hint as a player reads it: the move, then what else was weighed."""
-    lines = [_("Hint: {move}").format(move=hint.action)]
+def _decimal(x: float) -> str:
+    """One decimal, with the language's decimal sign ("1.0" in English, "1,0" in Polish)."""
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if language() == "pl" else text
+
+
+def hint_lines(
+    hint: Hint, game: object = None, names: Sequence[str] | None = None
+) -> list[str]:
+    """The hint as a player reads it: the move, then what else was weighed; each
+    move by its label in the player's language when the game is given ("odrzuć
+    Pixie", not the protocol's "discard Pixie")."""
     others = [a for a in hint.alternatives if a.action != hint.action]
+    moves = [hint.action] + [a.action for a in others]
+    said = action_labels(game, moves, names) if game is not None else moves
+    lines = [_("Hint: {move}").format(move=said[0])]
     if others:
         weighed = "; ".join(
             _("{move} ({n} searches, won {rate})").format(
-                move=a.action, n=a.visits, rate=f"{a.win_rate:.0%}"
+                move=label, n=a.visits, rate=f"{a.win_rate:.0%}"
             )
-            for a in others
+            for label, a in zip(said[1:], others, strict=True)
         )
         lines.append(_("Also weighed: {moves}").format(moves=weighed))
     if hint.iterations == 0:
@@ -46,7 +61,7 @@ def hint_lines(hint: Hint) -> list[str]:
         _(
             "({n} searches in {seconds} s, from your view only: "
             "the bot samples the cards you cannot see)"
-        ).format(n=hint.iterations, seconds=f"{hint.seconds:.1f}")
+        ).format(n=hint.iterations, seconds=_decimal(hint.seconds))
     )
     return lines
 
@@ -108,5 +123,5 @@ def hint(
     if as_json:
         emit_json({"move": stop, "seat": seat, **result.to_json()})
         return
-    for line in hint_lines(result):
+    for line in hint_lines(result, get_game(record.game)):
         out.print(esc(line), highlight=False, soft_wrap=True)

@@ -374,7 +374,7 @@ class Prompt:
         except Exception as exc:  # a hint must never cost the player the game
             self.say(_("No hint now: {reason}").format(reason=str(exc)), "red")
             return
-        for line in hint_lines(found):
+        for line in hint_lines(found, self.t.game, self.t.names):
             self.say(line)
 
     def why(self, arg: str) -> None:

@@ -157,3 +157,29 @@ def test_a_hint_says_when_the_search_could_not_tell_the_moves_apart() -> None:
         [Alternative("draft A", 6, 0.6), Alternative("draft B", 4, 0.4)],
     )
     assert not any("could not tell" in line for line in hint_lines(apart))
+
+
+def test_a_hint_names_its_moves_as_the_buttons_do_in_the_players_language() -> None:
+    """Issue 26, "whole Polish": every string a player can see. A Polish hint
+    read "Podpowiedź: discard Pixie" (the protocol's text form) and "w 1.0 s"."""
+    from bestiary.agents.hint import Alternative, Hint
+    from bestiary.cli.hint import hint_lines
+    from bestiary.i18n import use_language
+
+    found = Hint(
+        action="discard Pixie",
+        agent="ismcts",
+        iterations=614,
+        seconds=1.04,
+        alternatives=[
+            Alternative("discard Pixie", 200, 0.6),
+            Alternative("claim Orphans", 127, 0.57),
+        ],
+    )
+    with use_language("pl"):
+        lines = hint_lines(found, get_game("taxonomy"))
+    assert lines[0] == "Podpowiedź: odrzuć Pixie"
+    assert "przejmij jako Sieroty" in lines[1] and "claim" not in lines[1]
+    assert "w 1,0 s" in lines[-1]
+    with use_language("en"):
+        assert hint_lines(found, get_game("taxonomy"))[0] == "Hint: discard Pixie"

@@ -402,16 +402,18 @@ async function askHint() {
   try {
     const r = await postJSON(`/api/tables/${tableId}/hint`, { token: page.mine.token });
     const others = (r.alternatives || []).filter((a) => a.action !== r.action);
-    const lines = [t("Hint: {move}", { move: r.action })];
+    // Moves by their labels in the page's language ("odrzuć Pixie"), as the buttons say them.
+    const said = (a) => generic.actionLabel(page.state, a);
+    const lines = [t("Hint: {move}", { move: said(r.action) })];
     if (others.length) {
-      const weighed = others.map((a) => t("{move} ({n} searches, won {rate})", { move: a.action, n: a.visits, rate: `${Math.round(a.win_rate * 100)}%` }));
+      const weighed = others.map((a) => t("{move} ({n} searches, won {rate})", { move: said(a.action), n: a.visits, rate: `${Math.round(a.win_rate * 100)}%` }));
       lines.push(t("Also weighed: {moves}", { moves: weighed.join("; ") }));
     }
     // One legal move, or a secret pick left to the game's bot: no search ran.
     if (r.iterations === 0) lines.push(t("(the game's own bot chose it: searching would not do better here)"));
     else {
       if (r.tied) lines.push(t("(the search could not tell these moves apart: the game's own bot chose)"));
-      lines.push(t("({n} searches in {seconds} s, from your view only: the bot samples the cards you cannot see)", { n: r.iterations, seconds: r.seconds.toFixed(1) }));
+      lines.push(t("({n} searches in {seconds} s, from your view only: the bot samples the cards you cannot see)", { n: r.iterations, seconds: r.seconds.toLocaleString(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
     }
     box.replaceChildren(...lines.map((l) => h("span", { class: "hint-line" }, l)));
   } catch (e) {
