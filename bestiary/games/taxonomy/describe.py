@@ -280,8 +280,10 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         "{name} sits this turn out, having lost at rock-paper-scissors"
     ).format(name=seat_label(d["seat"], n)),
     "claim_open": _claim_open,
+    # A claimer's choice with the cards it keeps: "claim Mage, keep Dhampir" (claims.py).
     "decided": lambda d, n: _("{name} chooses: {choice}").format(
-        name=seat_label(d["seat"], n), choice=action_label(d["choice"], n)
+        name=seat_label(d["seat"], n),
+        choice=", ".join(action_label(part, n) for part in str(d["choice"]).split(", ")),
     ),
     "claims_closed": lambda d, n: (
         _("{card} is claimed").format(card=d["card"])

@@ -313,7 +313,10 @@ def can_table(view: Mapping[str, Any]) -> bool:
 
 
 def prompt(view: Mapping[str, Any]) -> str:
-    """What the seat must decide now, naming ``table`` and ``win`` only when legal."""
+    """What the seat must decide now, naming ``table`` and ``win`` only when legal.
+    It speaks of moves in words: the menu below it lists them by their labels in
+    the player's language (a Polish player read "(rps rock, rps paper, rps
+    scissors)" and "(claim <klucz>)" here)."""
     me = view.get("seat")
     if me is None or me not in (view.get("to_act") or []):
         return ""
@@ -324,38 +327,34 @@ def prompt(view: Mapping[str, Any]) -> str:
         n = max(len(hand) + laid - HAND_SIZE, 1)
         lines = [_.ngettext("Discard {n} card.", "Discard {n} cards.", n).format(n=n)]
         if can_table(view):
-            lines.append(_("You may also add a card you drew to its laid set (table <card>)."))
+            lines.append(_("You may also add a card you drew to its laid set."))
         if view.get("can_win"):
-            lines.append(_("Your hand wins: you may declare it (win)."))
+            lines.append(_("Your hand wins: you may declare the win."))
         return " ".join(lines)
     if phase == "claim" and view.get("claim"):
         c = view["claim"]
         if c.get("to_keep"):
             n = int(c["to_keep"])
             return _.ngettext(
-                "Choose {n} card to keep in hand (keep <card>); the other three are laid "
-                "with {card}.",
-                "Choose {n} cards to keep in hand (keep <card>); the other three are laid "
-                "with {card}.",
+                "Choose {n} card to keep in hand; the other three are laid with {card}.",
+                "Choose {n} cards to keep in hand; the other three are laid with {card}.",
                 n,
             ).format(n=n, card=c["card"]["name"])
         if c.get("keys"):
-            return _("Claim {card} (claim <key>) or pass.").format(card=c["card"]["name"])
+            return _("Claim {card} or pass.").format(card=c["card"]["name"])
         return _("You cannot claim {card}: pass.").format(card=c["card"]["name"])
     if phase == "duel":
-        return _("Rock, paper or scissors? (rps rock, rps paper, rps scissors)")
+        return _("Rock, paper or scissors?")
     if phase == "attack" and view.get("attack"):
         a = view["attack"]
-        targets = ", ".join(
-            _("attack {n} ({name})").format(n=t, name=seat_label(t)) for t in a["targets"]
-        )
-        return _("Send {card} at a player ({targets}) or not (no attack).").format(
+        targets = ", ".join(seat_label(t) for t in a["targets"])
+        return _("Send {card} at a player ({targets}) or let it be.").format(
             card=a["card"]["name"], targets=targets
         )
     if phase == "impatient":
-        return _("An impatient monster: draw another card (draw) or stop (stop).")
+        return _("An impatient monster: draw another card or stop.")
     if phase == "declare":
-        return _("Your hand wins: declare it (win) or play on (pass).")
+        return _("Your hand wins: declare the win or play on.")
     return str(view.get("prompt") or "")
 
 

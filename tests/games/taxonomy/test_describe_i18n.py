@@ -244,11 +244,11 @@ def test_the_prompt_offers_table_and_win_only_when_legal() -> None:
     legal = [str(a) for a in st.legal(0)]
     assert "win" in legal
     text = screen(st.view(0), [])
-    assert "(win)" in text and "(table <card>)" not in text
+    assert "you may declare the win" in text and "laid set" not in text
     plain = arrange(state(4), {}, stock=["Slime"])
     assert "win" not in [str(a) for a in plain.legal(0)]
     text = screen(plain.view(0), [])
-    assert "Discard 1 card." in text and "(win)" not in text and "(table <card>)" not in text
+    assert "Discard 1 card." in text and "declare the win" not in text and "laid set" not in text
 
 
 def test_the_players_table_shows_claims_and_turns_to_lose_and_bans_are_marked() -> None:

@@ -30,3 +30,15 @@ def test_the_rules_own_sets_are_polish_and_types_stay_names() -> None:
     with use_language("en"):
         assert action_label("claim Orphans") == "claim as Orphans"
         assert rule_text("set of 4 Orphans") == "set of 4 Orphans"
+
+
+def test_a_claimers_choice_reads_as_words_with_the_cards_it_keeps() -> None:
+    """Rulebook v0.2: a claimer of a set of more than three "chooses the cards
+    to keep"; the private log line named the kept cards in the protocol's
+    English ("przejmij jako Mage, keep Dhampir")."""
+    event = Event(0, "decided", {"seat": 1, "choice": "claim Mage, keep Dhampir, keep Trumpart"})
+    with use_language("pl"):
+        line = describe(event, ["Ana", "Ola"])
+    assert line == (
+        "Ola wybiera: przejmij jako Mage, zatrzymaj Dhampir na ręce, zatrzymaj Trumpart na ręce"
+    )
