@@ -436,7 +436,8 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
         parts.append(
             Text(
                 _("Duel! {attacker} sends {card} at {target}: rock, paper or scissors?").format(
-                    attacker=seat_label(int(d["attacker"])),
+                    # after "Duel!" a new sentence: "Duel! Seat 0 sends…"
+                    attacker=seat_label(int(d["attacker"])).capitalize(),
                     card=d["card"]["name"],
                     target=seat_label(int(d["target"])),
                 ),
