@@ -18,6 +18,7 @@ games short (each game's ``Setup`` says which); the seeds end them sooner.
 
 from __future__ import annotations
 
+import os
 import random
 import secrets
 from collections.abc import Iterator
@@ -173,7 +174,18 @@ def seat_at_a_new_table(server: str, game: str, setup: Setup) -> str:
     return f"{server}/table/{table}#seat=0.{joined.json()['token']}"
 
 
-def play_to_the_end(page: Any, setup: Setup, moves: int = 80) -> int:
+# BESTIARY_PLAY_SHOTS=DIR keeps a screenshot of every fifth decision and of the
+# end (DIR/<game>-<lang>-<n>.png), for a person to look at what was played.
+SHOTS = os.environ.get("BESTIARY_PLAY_SHOTS")
+
+
+def shoot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+def play_to_the_end(page: Any, setup: Setup, moves: int = 80, name: str = "game") -> int:
     """Decide until the result shows; the number of moves made. The n-th
     move's choice comes from (seed, n), so a press that missed (the page drew
     itself again under the finger) changes no later choice."""
@@ -203,6 +215,8 @@ def play_to_the_end(page: Any, setup: Setup, moves: int = 80) -> int:
                 )
             page.set_viewport_size(SIZES[size])
             all_sizes_seen = True
+        if made % 5 == 0:
+            shoot(page, f"{name}-{made:03d}-{SIZES[size]['width']}")
         r = random.Random(setup.seed * 1000 + made).random()
         press = page.evaluate("([r, prefer]) => scripted.pick(r, prefer)", [r, prefer])
         assert press is not None, f"decision {turn}: the page offers no control"
@@ -269,8 +283,11 @@ def test_every_game_plays_to_its_end_at_every_size(
     del page.errors[:]
     page.set_viewport_size(PHONE)
     page.goto(seat_at_a_new_table(server, game, setup))
-    made = play_to_the_end(page, setup)
+    made = play_to_the_end(page, setup, name=f"{game}-{lang}")
     page.wait_for_selector("#result-panel:not([hidden])")
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        shoot(page, f"{game}-{lang}-end-{size['width']}")
     check_the_end(page)
     assert made > 0
     problems = page.evaluate("scripted.problems()")

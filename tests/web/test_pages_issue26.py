@@ -388,3 +388,53 @@ def test_meat_cards_arrive_with_a_short_motion_unless_reduced(
             assert 0 < seconds <= 0.5, seconds
     finally:
         ctx.close()
+
+
+# -- 8. the honest peek: only the cards still on top, none at the end ----------------------
+
+
+def test_taxonomy_peek_shows_only_the_cards_still_on_top_and_goes_at_the_end(
+    server: str, browser: Any
+) -> None:
+    """Issue 26, point 8: "Taxonomy's 'honest peek' box stays on screen to the
+    end". The rulebook (v0.2): an honest monster lets you "see the top 3
+    cards of the stock"; each draw since then took the first of them. The
+    terminal shows the ones left (render.py, peek_left); the page showed all
+    three to the end of the game."""
+    from bestiary.engine import get_game
+
+    state = get_game("taxonomy").new(2, seed=5)
+    view = json.loads(json.dumps(state.view(0)))
+    cards = view["hand"][:3]
+    page = browser.new_page()
+    page.goto(server + "/static/index.html")
+
+    def peeked(stock: int, phase: str) -> list[str]:
+        probe = {**view, "peek": {"cards": cards, "stock_then": 100}, "stock": stock}
+        probe["phase"] = phase
+        state_js = {"game": "taxonomy", "seat": 0, "view": probe, "legal": [], "yourTurn": False}
+        return list(
+            page.evaluate(
+                """async (state) => {
+                    const m = await import('/static/games/taxonomy.js');
+                    const {h} = await import('/static/js/api.js');
+                    const root = document.createElement('div');
+                    document.body.append(root);
+                    m.render(root, state, {act() {}, seat: 0, h, seatLabel: (s) => `seat ${s}`});
+                    const names = [...root.querySelectorAll('.tx-peek svg.card')]
+                        .map((c) => c.getAttribute('aria-label'));
+                    root.remove();
+                    return names;
+                }""",
+                state_js,
+            )
+        )
+
+    names = [c["name"] for c in cards]
+    shown = peeked(100, "discard")  # an aria-label starts with the card's name
+    assert len(shown) == 3 and all(a.startswith(n) for a, n in zip(shown, names, strict=True))
+    left = peeked(98, "discard")
+    assert len(left) == 1 and left[0].startswith(names[2]), left
+    assert peeked(97, "discard") == []
+    assert peeked(100, "over") == []
+    page.close()

@@ -30,6 +30,13 @@ const RULE_KEYS = { Orphans: N_("Orphans"), "Beastman orphans": N_("Beastman orp
 const keyText = (key) => (Object.hasOwn(RULE_KEYS, key) ? t(RULE_KEYS[key]) : String(key));
 const PATTERN = { "two sets of 4": N_("two sets of 4"), "a set of 5 and a set of 3": N_("a set of 5 and a set of 3") };
 
+function peekStillOnTop(v) {
+  const peek = v.peek || {};
+  const cards = peek.cards || [];
+  if (!Number.isInteger(peek.stock_then) || !Number.isInteger(v.stock)) return cards;
+  return cards.slice(Math.max(peek.stock_then - v.stock, 0));
+}
+
 function claimsText(text) {
   const m = /^(no claims|1 claim|(\d+) claims)$/.exec(text);
   if (!m) return null;
@@ -300,8 +307,12 @@ export function render(root, state, api) {
   }
 
   // -- honest peeks ---------------------------------------------------------------
-  if (v.peek && v.peek.cards && v.peek.cards.length) {
-    parts.push(h("div", { class: "tx-box tx-peek" }, h("h3", {}, t("Your honest peek at the top of the stock (top first)")), h("div", { class: "cards" }, ...v.peek.cards.map((c) => svgCard(c, { width: 70 })))));
+  // Only the peeked cards still on top of the stock, as the terminal shows them
+  // (render.py peek_left: each draw since the peek took the first), and none
+  // once the game is over.
+  const peekLeft = peekStillOnTop(v);
+  if (peekLeft.length && v.phase !== "over") {
+    parts.push(h("div", { class: "tx-box tx-peek" }, h("h3", {}, t("Your honest peek at the top of the stock (top first)")), h("div", { class: "cards" }, ...peekLeft.map((c) => svgCard(c, { width: 70 })))));
   }
   const seen = Object.entries(v.seen_hands || {});
   if (seen.length) {
