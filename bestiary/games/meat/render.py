@@ -157,6 +157,15 @@ def _stats(rec: Mapping[str, Any], leader: str | None) -> str:
     )
 
 
+def _not_yet_set(hand: Sequence[str], set_down: Sequence[str]) -> list[str]:
+    """The hand without the cards set face down this round (one copy each)."""
+    left = list(hand)
+    for name in set_down:
+        if name in left:
+            left.remove(name)
+    return left
+
+
 def _cards_table(title: str, names: Sequence[str], leader: str | None = None) -> Table:
     t = Table(title=Text(title), title_justify="left", expand=False)
     t.add_column(_("card"))
@@ -395,6 +404,18 @@ def render(view: Mapping[str, Any], log: Sequence[str]) -> RenderableType:
             mark = _("Your hand")
         else:
             mark = _("Hand of your teammate {player}").format(player=_who(view, int(s)))
+        pending = view["tactics"].get(s)
+        if pending:
+            # Set face down, a card stays in the hand until every player is done
+            # (RULES.md); listed here too, it read as a card still to be set.
+            cards = _not_yet_set(cards, [*filter(None, pending["creatures"]), *pending["destiny"]])
+            mark = (
+                _("Your hand, not yet set")
+                if str(seat) == s
+                else _("Hand of your teammate {player}, not yet set").format(
+                    player=_who(view, int(s))
+                )
+            )
         parts.append(
             _cards_table(mark, cards, view["leaders"][int(s)])
             if cards

@@ -60,3 +60,21 @@ def test_targets_read_as_seats_and_lanes() -> None:
     assert "seat 1's front" in out and "slot 4" not in out
     line = GAME.describe_event(Event(0, "resolved", {"seat": 1, "card": "Wizja", "target": -1}))
     assert line == "Wizja resolves"
+
+
+def test_cards_set_face_down_leave_the_hand_table_while_tactics_go_on() -> None:
+    """Rulebook (Taktyka): each player lays creatures face down on the three
+    positions and sets destiny cards; they are revealed together. The engine
+    keeps them in the hand until every player is done (RULES.md), and the
+    terminal listed them in "Your hand" beside "face down so far", so a
+    newcomer read them as cards still to set."""
+    hand = ["Rekrut", "Rekrut", "Bober", "Dziki Wilk", "Klątwa", "Kajdany"]
+    st = at_tactics(2, 0, {0: hand, 1: ["Rekrut"]})
+    for move in ("place Rekrut front", "place Bober left", "place Rekrut right", "set Klątwa"):
+        st.apply_text(0, move)
+    assert 0 in st.to_act()  # still setting: the cards are not revealed yet
+    out = _text(GAME.render(st.view(0), []))
+    left = out[out.index("Your hand, not yet set") : out.index("This round, face down so far")]
+    assert "Dziki Wilk" in left and "Kajdany" in left
+    assert not any(name in left for name in ("Rekrut", "Bober", "Klątwa")), left
+    assert "Rekrut on the front" in out and "destiny cards set: Klątwa" in out
