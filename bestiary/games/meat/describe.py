@@ -321,7 +321,13 @@ def _line(e: Event, names: Names) -> str:
             target=creature(d.get("target_card"), d["target"], names),
         )
     if k == "fired":
-        return _("{player}'s {card} fires by itself").format(player=who, card=_.noun(d["card"]))
+        # "seat 0 (you)'s Okrzyk Bojowy" reads badly, as in possessive()
+        text = (
+            _("{card} of {player} fires by itself")
+            if who.endswith(")")
+            else _("{player}'s {card} fires by itself")
+        )
+        return text.format(player=who, card=_.noun(d["card"]))
     if k == "passed":
         if d.get("forced"):  # pass was the only move: nothing left to play or pay for
             return _("{player} has no play left and passes: no more activations this round").format(

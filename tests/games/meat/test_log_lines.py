@@ -276,3 +276,18 @@ def test_a_name_that_ends_in_a_bracket_is_not_given_an_apostrophe() -> None:
     assert place(4, ["seat 0 (you)", "Bob"]) == "Bob's front"
     with use_language("pl"):
         assert place(0, ["gracz 0 (ty)", "Bob"]) == "gracz 0 (ty) – lewa flanka"
+
+
+def test_a_card_that_fires_by_itself_is_owned_without_an_apostrophe_after_a_bracket() -> None:
+    """The same for a destiny card that fires by itself (rulebook: "Okrzyk
+    Bojowy … na początku Bitwy"): the log read "Seat 0 (you)'s Okrzyk Bojowy
+    fires by itself"."""
+    fired = Event(0, "fired", {"seat": 0, "card": "Okrzyk Bojowy"})
+    assert GAME.describe_event(fired, ["seat 0 (you)", "Bob"]) == (
+        "Okrzyk Bojowy of seat 0 (you) fires by itself"
+    )
+    assert GAME.describe_event(fired, ["Ana", "Bob"]) == "Ana's Okrzyk Bojowy fires by itself"
+    with use_language("pl"):
+        assert GAME.describe_event(fired, ["gracz 0 (ty)", "Bob"]) == (
+            "Karta Okrzyk Bojowy (gracz 0 (ty)) aktywuje się samoczynnie"
+        )
