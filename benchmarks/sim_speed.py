@@ -29,9 +29,16 @@ measures them side by side, interleaved, in one run::
     python benchmarks/sim_speed.py --workers 16 --games 40
     python benchmarks/sim_speed.py --workers 2 --games 6 --trees /tmp/wt-speed,.
 
+Then, per decision (random self-play, the issue's third target), it runs
+``peers.py`` and ``floor_taxonomy.py`` in child processes and prints each
+game's speed against RLCard's gin-rummy (target ≥ 3×) and Taxonomy over
+the pure-Python floor (target ≤ 2.5×), measured side by side in those runs;
+``--no-peers`` leaves them out (RLCard is the ``bench`` extra; without it
+that row says it was skipped).
+
 The 16-core check the issue asks for: ``python benchmarks/sim_speed.py
 --workers 16 --games 40`` on a quiet machine (640 games per game at 16
-workers, a few minutes in all).
+workers, a few minutes in all); its output gives every figure of the issue.
 """
 
 from __future__ import annotations
@@ -121,6 +128,67 @@ def run(trees: list[Path], games_ids: list[str], games: int, workers: int, repea
     return rows
 
 
+#: Per decision, random self-play: every game this many times RLCard's
+#: gin-rummy at least, and Taxonomy within this many times the floor.
+TIMES_GIN_RUMMY = 3.0
+OVER_FLOOR = 2.5
+HERE = Path(__file__).resolve().parent
+
+
+def _child_json(script: str, seconds: float, repeats: int) -> Any:
+    args = [sys.executable, str(HERE / script), "--seconds", str(seconds)]
+    out = subprocess.run(
+        [*args, "--repeats", str(repeats), "--json"], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout)
+
+
+def per_decision(seconds: float, repeats: int) -> dict[str, Any]:
+    """Random self-play µs per decision beside RLCard's gin-rummy (peers.py) and
+    Taxonomy beside its floor (floor_taxonomy.py), each measured in one run."""
+    peers = _child_json("peers.py", seconds, repeats)
+    floor = _child_json("floor_taxonomy.py", seconds, repeats)
+    med = peers["us_per_decision_median"]
+    gin = med.get("rlcard gin-rummy")
+    games = {
+        g: {
+            "us_per_decision": med[g],
+            "times_gin_rummy": (gin / med[g]) if gin else None,
+            "met": (gin / med[g] >= TIMES_GIN_RUMMY) if gin else None,
+        }
+        for g in GAMES
+        if g in med
+    }
+    over = floor["taxonomy_over_floor"]
+    return {
+        "games": games,
+        "rlcard_gin_rummy_us": gin,
+        "skipped": peers.get("missing", []),
+        "taxonomy_over_floor": over,
+        "floor_met": over <= OVER_FLOOR,
+        "floor_us": floor["us_per_decision_median"],
+    }
+
+
+def show_per_decision(d: dict[str, Any], repeats: int, seconds: float) -> None:
+    print(f"\nper decision, random self-play (medians of {repeats} x {seconds:g} s, side by side)")
+    for g, row in d["games"].items():
+        if row["times_gin_rummy"] is None:
+            print(f"  {g:<14} {row['us_per_decision']:8.2f} µs   (RLCard not installed)")
+            continue
+        mark = "met" if row["met"] else "NOT met"
+        print(
+            f"  {g:<14} {row['us_per_decision']:8.2f} µs   {row['times_gin_rummy']:5.2f}x "
+            f"RLCard gin-rummy (target >= {TIMES_GIN_RUMMY:g}x: {mark})"
+        )
+    mark = "met" if d["floor_met"] else "NOT met"
+    print(
+        f"  taxonomy / floor: {d['taxonomy_over_floor']:.2f}x (target <= {OVER_FLOOR:g}x: {mark})"
+    )
+    for m in d["skipped"]:
+        print(f"  skipped: {m}")
+
+
 def show(rows: list[dict[str, Any]], games: int, repeats: int) -> None:
     workers = rows[0]["workers"]
     print(
@@ -161,6 +229,8 @@ def main() -> None:
     ap.add_argument("--only", default=",".join(GAMES), help="comma-separated game ids")
     ap.add_argument("--trees", default=".", help="comma-separated source trees, side by side")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--no-peers", action="store_true", help="leave out the per-decision ratios")
+    ap.add_argument("--peer-seconds", type=float, default=1.0, help="per engine per repeat")
     a = ap.parse_args()
     if a.workers < 1 or a.games < 1 or a.repeats < 1:
         ap.error("--workers, --games and --repeats must be at least 1")
@@ -173,10 +243,13 @@ def main() -> None:
     if missing:
         ap.error(f"{missing[0]} is not a source tree (no bestiary/__init__.py in it)")
     rows = run(trees, games_ids, a.games, a.workers, a.repeats)
+    decisions = None if a.no_peers else per_decision(a.peer_seconds, max(a.repeats, 3))
     if a.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        show(rows, a.games, a.repeats)
+        print(json.dumps({"simulations": rows, "per_decision": decisions}, indent=2))
+        return
+    show(rows, a.games, a.repeats)
+    if decisions is not None:
+        show_per_decision(decisions, max(a.repeats, 3), a.peer_seconds)
 
 
 if __name__ == "__main__":
