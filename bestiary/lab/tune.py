@@ -274,7 +274,16 @@ def tune(
     workers: int = 1,
     allow_import: bool = False,
     progress: Callable[[int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> TuneResult:
+    """Tune ``field_spec`` of ``base`` over ``lo..hi`` (see the module's docstring).
+
+    ``stop`` (for a caller that stops a tuning from outside, e.g. the web
+    Lab's process on SIGINT): asked after each step; when it is true, or the
+    step was interrupted (Ctrl-C inside its run), the tuning ends with
+    KeyboardInterrupt instead of measuring a step cut short; the steps in
+    ``out_dir`` are kept, and calling again resumes them. Without it a step
+    cut short is measured on the games it has (as before)."""
     if games_per_step < 1:
         raise BadInput("--games-per-step must be at least 1")
     if base.suffix.lower() != ".toml":
@@ -296,7 +305,7 @@ def tune(
         opts = dict(options or {}) | {"cards": str(cards)}
         cfg = RunConfig(game, tuple(seats), seed, variant, opts, rotate)
         path = out_dir / f"{slug}={value}.parquet"
-        run_to_parquet(
+        res = run_to_parquet(
             cfg,
             path,
             games_per_step,
@@ -304,6 +313,8 @@ def tune(
             progress=progress,
             allow_import=allow_import,
         )
+        if stop is not None and (res.interrupted or stop()):
+            raise KeyboardInterrupt  # a step cut short is not measured: resumed later
         return metric_point(all_metrics(read_run(path)), metric, value)
 
     return bisect(measure, lo, hi, target, f"{card}.{field}", metric)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import secrets
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -96,7 +98,16 @@ lab_runs = sa.Table(
     sa.Column("client", sa.String(80), nullable=True),
     # the name the designer gave the run (the page names an unnamed one by its settings)
     sa.Column("name", sa.String(NAME_LENGTH), nullable=True),
+    # what the row plays: "run" (games to a run file; NULL in older databases),
+    # "tune" (the tuner's steps) or "ab" (a sequential A/B test)
+    sa.Column("kind", sa.String(8), nullable=True),
+    # a tune's or an A/B test's request (JSON, as the client sent it; no paths)
+    sa.Column("config", sa.Text, nullable=True),
+    # a finished tune's or A/B test's answer (JSON: TuneResult / ABResult.to_json())
+    sa.Column("result", sa.Text, nullable=True),
 )
+KINDS = ("run", "tune", "ab")
+PROBE_GAMES = 4  # games of random bots that list a game's metrics for the tuner
 
 
 class NewRun(BaseModel):
@@ -106,6 +117,41 @@ class NewRun(BaseModel):
     options: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=20)
     cards: str = Field("", max_length=100)
     games: int = Field(100, ge=1)
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    name: str = Field("", max_length=NAME_LENGTH)
+
+
+class NewTune(BaseModel):
+    """``bestiary tune`` from the web: one integer field of one card of a lab
+    card file (TOML), searched over ``range`` until ``target`` is reached."""
+
+    game: str = Field(max_length=64)
+    seats: list[str] = Field(min_length=1, max_length=6)
+    variant: str = Field("", max_length=64)
+    options: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=20)
+    cards: str = Field(max_length=100)  # a TOML file of the lab folder
+    field: str = Field(max_length=200)  # CARD.FIELD, e.g. "Kat z Wieży.passive.amount"
+    range: str = Field(max_length=40)  # A..B
+    target: str = Field(max_length=300)  # METRIC=VALUE, e.g. "seat0_win=0.5"
+    games_per_step: int = Field(100, ge=1)
+    seed: int = Field(0, ge=0, le=2**31 - 1)
+    name: str = Field("", max_length=NAME_LENGTH)
+
+
+class NewAB(BaseModel):
+    """``bestiary ab`` from the web: versions A and B differ in their card file."""
+
+    game: str = Field(max_length=64)
+    seats: list[str] = Field(min_length=1, max_length=6)
+    variant: str = Field("", max_length=64)
+    options: dict[str, str | int | float | bool] = Field(default_factory=dict, max_length=20)
+    cards_a: str = Field("", max_length=100)  # "": the shipped cards
+    cards_b: str = Field("", max_length=100)
+    metric: str = Field("seat0_win", max_length=40)
+    alpha: float = Field(0.05, gt=0, lt=1)
+    margin: float = Field(0.0, ge=0, le=1)
+    batch: int = Field(100, ge=1)  # games a side between two looks
+    budget: int = Field(1000, ge=1)  # the most games a side
     seed: int = Field(0, ge=0, le=2**31 - 1)
     name: str = Field("", max_length=NAME_LENGTH)
 
@@ -135,6 +181,16 @@ class LabFolders:
 
     def run_file(self, run_id: str) -> Path:
         return self.runs / f"{run_id}.parquet"
+
+    def job_dir(self, run_id: str) -> Path:
+        """A tune's folder: each step's card file and run file (resumed from there)."""
+        return self.runs / run_id
+
+    def scrub(self, text: str) -> str:
+        """An error message without the server's folders (a file keeps its name)."""
+        for folder in (self.cards, self.runs, self.root):
+            text = text.replace(str(folder) + os.sep, "").replace(str(folder), "lab")
+        return text
 
 
 def _language(request: Request, lang: str | None) -> str:
@@ -203,9 +259,16 @@ def lab_off_router(asked: bool = False) -> APIRouter:
 
 
 def _add_new_columns(engine: sa.Engine) -> None:
-    """Databases made before runs had a client or a name get the column (nullable)."""
+    """Databases made before runs had a client, a name, a kind (tune, A/B) and
+    its config and result get the column (nullable)."""
     columns = {c["name"] for c in sa.inspect(engine).get_columns("lab_runs")}
-    for name, kind in (("client", "VARCHAR(80)"), ("name", f"VARCHAR({NAME_LENGTH})")):
+    for name, kind in (
+        ("client", "VARCHAR(80)"),
+        ("name", f"VARCHAR({NAME_LENGTH})"),
+        ("kind", "VARCHAR(8)"),
+        ("config", "TEXT"),
+        ("result", "TEXT"),
+    ):
         if name not in columns:
             with engine.begin() as c:
                 c.execute(sa.text(f"ALTER TABLE lab_runs ADD COLUMN {name} {kind}"))
@@ -287,16 +350,15 @@ def lab_router(
                 .values(**values)
             )
 
-    def play(run_id: str, cfg: dict[str, Any], games: int) -> None:
+    def play(run_id: str, cfg: dict[str, Any], games: int, kind: str = "run") -> None:
         if stopping.is_set() or run_id in cancelled:
             return  # still queued: resumed at the next start (or cancelled for good)
         update_open(run_id, status="running")
+        where = folders.job_dir(run_id) if kind == "tune" else folders.run_file(run_id)
+        job = {"kind": kind, "config": cfg, "path": str(where), "games": games, "workers": workers}
         try:
             outcome = _play_in_child(
-                cfg,
-                folders.run_file(run_id),
-                games,
-                workers,
+                job,
                 stop=lambda: stopping.is_set() or run_id in cancelled,
                 progress=lambda done: update_open(run_id, done=done),
             )
@@ -305,7 +367,19 @@ def lab_router(
         if run_id in cancelled:
             update(run_id, done=outcome.get("total", 0))  # its status says cancelled already
         elif "error" in outcome:  # the run failed, the server did not: say why on the page
-            update_open(run_id, status="failed", error=str(outcome["error"])[:500])
+            error = folders.scrub(str(outcome["error"]))
+            update_open(run_id, status="failed", error=error[:500])
+        elif kind != "run":  # a tune or an A/B test: done with its answer, or resumed later
+            if "result" in outcome:
+                update_open(
+                    run_id,
+                    status="done",
+                    done=outcome.get("total", 0),
+                    result=json.dumps(outcome["result"]),
+                    games_per_second=round(float(outcome.get("games_per_second", 0.0)), 2),
+                )
+            else:
+                update_open(run_id, status="queued", done=outcome.get("total", 0))
         elif outcome.get("interrupted") or outcome.get("total", 0) < games:
             update_open(run_id, status="queued", done=outcome.get("total", 0))  # resumed later
         else:
@@ -328,6 +402,17 @@ def lab_router(
                 .all()
             )
         for r in rows:
+            kind = r["kind"] or "run"
+            if kind != "run":
+                try:
+                    cfg, _cap = job_config(kind, json.loads(r["config"] or "{}"))
+                except (BestiaryError, HTTPException, ValueError) as exc:
+                    detail = exc.detail if isinstance(exc, HTTPException) else str(exc)
+                    update(r["id"], status="failed", error=f"cannot resume: {detail}"[:500])
+                    continue
+                update(r["id"], status="queued")
+                pool.submit(play, r["id"], cfg, r["games"], kind)
+                continue
             try:
                 req = NewRun(
                     game=r["game"],
@@ -393,21 +478,29 @@ def lab_router(
             return start_run(req, client_of(request))
 
     def start_run(req: NewRun, client: str) -> dict[str, Any]:
-        missing = _missing_lab_packages()
-        if missing:
-            raise HTTPException(
-                503,
-                _(
-                    "the lab needs its extra on the server: pip install 'bestiary[lab]' "
-                    "({missing} missing)"
-                ).format(missing=", ".join(missing)),
-            )
+        lab_ready()
         if req.games > max_games:
             raise HTTPException(422, _("games must be between 1 and {most}").format(most=max_games))
         try:
             cfg = run_config(req)
         except BestiaryError as exc:  # a bad game, seat or option: say which, as the app does
             raise HTTPException(400, str(exc)) from None
+        values = {
+            "game": req.game,
+            "variant": req.variant,
+            "seats": json.dumps(req.seats),
+            "options": json.dumps(req.options, sort_keys=True),
+            "cards": req.cards,
+            "seed": req.seed,
+            "games": req.games,
+            "name": _run_name(req.name),
+            "kind": "run",
+        }
+        return queue(values, cfg, client)
+
+    def queue(values: dict[str, Any], cfg: dict[str, Any], client: str) -> dict[str, Any]:
+        """Insert a row (a run, a tune, an A/B test) within the client's quota
+        and queue it; 429, and nothing stored, when the quota is full."""
         run_id = secrets.token_hex(6)
         with engine.begin() as c:
             held = c.execute(
@@ -426,22 +519,255 @@ def lab_router(
             c.execute(
                 sa.insert(lab_runs).values(
                     id=run_id,
-                    game=req.game,
-                    variant=req.variant,
-                    seats=json.dumps(req.seats),
-                    options=json.dumps(req.options, sort_keys=True),
-                    cards=req.cards,
-                    seed=req.seed,
-                    games=req.games,
                     done=0,
                     status="queued",
                     created=datetime.now(UTC),
                     client=client[:80],
-                    name=_run_name(req.name),
+                    **values,
                 )
             )
-        pool.submit(play, run_id, cfg, req.games)
+        pool.submit(play, run_id, cfg, values["games"], values["kind"])
         return row(run_id)
+
+    def lab_ready() -> None:
+        missing = _missing_lab_packages()
+        if missing:
+            raise HTTPException(
+                503,
+                _(
+                    "the lab needs its extra on the server: pip install 'bestiary[lab]' "
+                    "({missing} missing)"
+                ).format(missing=", ".join(missing)),
+            )
+
+    # -- the tuner and the A/B test ----------------------------------------------
+    probe_lock = threading.Lock()
+    probed: dict[tuple[Any, ...], list[str]] = {}
+
+    def game_metrics(base: dict[str, Any], players: int) -> list[str]:
+        """The metrics a run of this game (and card file) reports: read from
+        a few games of random bots (kept for the next request)."""
+        from ..lab.metrics import all_metrics
+        from ..lab.runs import RunConfig, play_rows, rows_table
+
+        cards = base["options"].get("cards")
+        stamp = Path(cards).stat().st_mtime_ns if cards else 0
+        options = json.dumps(base["options"], sort_keys=True)
+        key = (base["game"], base["variant"], options, players, stamp)
+        with probe_lock:
+            if key not in probed:
+                cfg = RunConfig(
+                    base["game"], ("random",) * players, 0, base["variant"], base["options"]
+                )
+                try:
+                    rows = [r for b in play_rows(cfg, range(PROBE_GAMES)) for r in b]
+                    with reports_lock:
+                        probed[key] = sorted(all_metrics(rows_table(cfg, rows)))
+                except Exception:  # a game random bots cannot play: the general metrics
+                    return []
+            return probed[key]
+
+    def tune_card_file(name: str) -> tuple[Path, str]:
+        if not name:
+            raise HTTPException(
+                400, _("the tuner needs a card file of the lab folder (a TOML file)")
+            )
+        path = folders.card_path(name)
+        if path.suffix.lower() != ".toml":
+            raise HTTPException(
+                400,
+                _("the tuner edits TOML card files; {name} is not one").format(name=repr(name)),
+            )
+        return path, path.read_text(encoding="utf-8-sig")
+
+    def tune_config(req: NewTune) -> tuple[dict[str, Any], int]:
+        """The child's job for a tune and the most games it may play; an
+        HTTPException (4xx, saying what is allowed) for a bad range, target,
+        field or metric."""
+        from ..lab.tune import set_field, steps
+
+        lo, hi = _parse_range(req.range)
+        metric, target = _parse_target(req.target)
+        path, text = tune_card_file(req.cards)
+        base = run_config(
+            NewRun(
+                game=req.game,
+                seats=req.seats,
+                variant=req.variant,
+                options=req.options,
+                cards=req.cards,
+                seed=req.seed,
+                games=1,
+                name="",
+            )
+        )
+        fields = tunable_fields(text)
+        card, field = _resolve_field(req.field, fields)
+        try:
+            for value in (lo, hi):
+                set_field(text, card, field, value)
+        except BestiaryError as exc:
+            raise HTTPException(400, folders.scrub(str(exc))) from None
+        _check_tune_metric(metric, game_metrics(base, len(req.seats)), fields, len(req.seats))
+        most = req.games_per_step * steps(lo, hi)
+        if most > max_games:
+            raise HTTPException(
+                422,
+                _(
+                    "this tune may play up to {n} games ({per} a step, at most {steps} steps); "
+                    "this server allows {most} games a job"
+                ).format(n=most, per=req.games_per_step, steps=steps(lo, hi), most=max_games),
+            )
+        options = {k: v for k, v in base["options"].items() if k != "cards"}
+        cfg = base | {
+            "options": options,
+            "cards_path": str(path),
+            "field": f"{card}.{field}",
+            "lo": lo,
+            "hi": hi,
+            "metric": metric,
+            "target": target,
+            "games_per_step": req.games_per_step,
+        }
+        return cfg, most
+
+    def ab_config(req: NewAB) -> tuple[dict[str, Any], int]:
+        """The child's job for an A/B test and the most games it may play (both
+        versions); an HTTPException for a bad metric or two equal versions."""
+        if req.cards_a == req.cards_b:
+            raise HTTPException(
+                400,
+                _(
+                    "versions A and B are the same: give B another card file than A "
+                    "(or A another than the shipped cards)"
+                ),
+            )
+        _check_ab_metric(req.metric, len(req.seats))
+        a, b = (
+            run_config(
+                NewRun(
+                    game=req.game,
+                    seats=req.seats,
+                    variant=req.variant,
+                    options=req.options,
+                    cards=cards,
+                    seed=req.seed,
+                    games=1,
+                    name="",
+                )
+            )
+            for cards in (req.cards_a, req.cards_b)
+        )
+        most = 2 * req.budget
+        if most > max_games:
+            raise HTTPException(
+                422,
+                _(
+                    "an A/B test with a budget of {budget} games a side plays up to {n} games; "
+                    "this server allows {most} games a job"
+                ).format(budget=req.budget, n=most, most=max_games),
+            )
+        cfg = {
+            "a": a,
+            "b": b,
+            "metric": req.metric,
+            "alpha": req.alpha,
+            "margin": req.margin,
+            "batch": req.batch,
+            "budget": req.budget,
+        }
+        return cfg, most
+
+    def job_config(kind: str, request: dict[str, Any]) -> tuple[dict[str, Any], int]:
+        try:
+            if kind == "tune":
+                return tune_config(NewTune.model_validate(request))
+            return ab_config(NewAB.model_validate(request))
+        except BestiaryError as exc:  # a bad game, seat or option: say which
+            raise HTTPException(400, folders.scrub(str(exc))) from None
+
+    def start_job(kind: str, req: NewTune | NewAB, client: str) -> dict[str, Any]:
+        lab_ready()
+        request = req.model_dump()
+        cfg, most = job_config(kind, request)
+        cards = req.cards if isinstance(req, NewTune) else req.cards_a
+        values = {
+            "game": req.game,
+            "variant": req.variant,
+            "seats": json.dumps(req.seats),
+            "options": json.dumps(req.options, sort_keys=True),
+            "cards": cards,
+            "seed": req.seed,
+            "games": most,
+            "name": _run_name(req.name),
+            "kind": kind,
+            "config": json.dumps(request, sort_keys=True),
+        }
+        return queue(values, cfg, client)
+
+    @guarded.get("/api/lab/tune/choices", summary="A card file's tunable fields and the metrics")
+    def tune_choices(
+        game: str,
+        cards: str,
+        request: Request,
+        players: int = Query(2, ge=1, le=6),
+        variant: str = Query("", max_length=64),
+        lang: str | None = LangQuery,
+    ) -> dict[str, Any]:
+        """What the tune form offers: ``fields`` (CARD.FIELD, the card file's
+        integer fields) and ``metrics`` (a run of this game reports them)."""
+        with use_language(_language(request, lang)):
+            lab_ready()
+            _path, text = tune_card_file(cards)
+            try:
+                base = run_config(
+                    NewRun(
+                        game=game,
+                        seats=["random"] * players,
+                        variant=variant,
+                        cards=cards,
+                        games=1,
+                        seed=0,
+                        name="",
+                    )
+                )
+            except BestiaryError as exc:
+                raise HTTPException(400, folders.scrub(str(exc))) from None
+            fields = tunable_fields(text)
+            return {
+                "fields": [f"{card}.{f}" for card, fs in fields.items() for f in fs],
+                "metrics": game_metrics(base, players),
+            }
+
+    @guarded.post("/api/lab/tune", summary="Start a tune (bestiary tune) in the background")
+    def start_tune(req: NewTune, request: Request, lang: str | None = LangQuery) -> dict[str, Any]:
+        with use_language(_language(request, lang)):
+            return start_job("tune", req, client_of(request))
+
+    @guarded.post("/api/lab/ab", summary="Start a sequential A/B test in the background")
+    def start_ab(req: NewAB, request: Request, lang: str | None = LangQuery) -> dict[str, Any]:
+        with use_language(_language(request, lang)):
+            return start_job("ab", req, client_of(request))
+
+    @guarded.get("/api/lab/runs/{run_id}/result", response_class=HTMLResponse)
+    def result(run_id: str, request: Request, lang: str | None = LangQuery) -> HTMLResponse:
+        """A finished tune's curve and value, or an A/B test's decision."""
+        with use_language(_language(request, lang)):
+            r = row(run_id)
+            if r["kind"] == "run":
+                raise HTTPException(409, _("run {id} is a run: open its report").format(id=run_id))
+            if r["status"] != "done":
+                word = STATUS.get(r["status"])
+                status = _(word) if word else r["status"]
+                raise HTTPException(
+                    409,
+                    _("run {id} is not done yet (its status: {status})").format(
+                        id=run_id, status=status
+                    ),
+                )
+            with reports_lock:  # matplotlib is not thread-safe
+                page = _tune_html(r) if r["kind"] == "tune" else _ab_html(r)
+        return HTMLResponse(page)
 
     def run_config(req: NewRun) -> dict[str, Any]:
         """The run's configuration (as :class:`RunConfig` fields), checked with
@@ -505,6 +831,13 @@ def lab_router(
 
     def finished_file(run_id: str) -> Path:
         r = row(run_id)
+        if r["kind"] != "run":
+            raise HTTPException(
+                409,
+                _("{id} has no run file: it is a tune or an A/B test; open its result").format(
+                    id=run_id
+                ),
+            )
         if r["status"] != "done":
             word = STATUS.get(r["status"])
             status = _(word) if word else r["status"]
@@ -578,23 +911,329 @@ def _public(r: dict[str, Any]) -> dict[str, Any]:
     r.pop("client", None)  # someone's address: the quota's key, not the page's business
     r["seats"] = json.loads(r["seats"])
     r["options"] = json.loads(r["options"])
+    r["kind"] = r.get("kind") or "run"
+    r["config"] = json.loads(r["config"]) if r.get("config") else None
+    r["result"] = json.loads(r["result"]) if r.get("result") else None
     created = r["created"]
     r["created"] = created.isoformat() if created else None
     r["progress"] = round(r["done"] / r["games"], 4) if r.get("games") else 0.0
     return r
 
 
+# -- the tuner's and the A/B test's requests ---------------------------------------
+_RANGE = re.compile(r"\s*(-?\d{1,6})\s*\.\.\s*(-?\d{1,6})\s*")
+_SEAT_WIN = re.compile(r"seat(\d)_win")
+# Metrics of a whole run, any game (their keys do not depend on what was played).
+GENERAL_METRICS = ("decisive", "drawish", "margin", "score", "length_decisions")
+
+
+def _parse_range(text: str) -> tuple[int, int]:
+    m = _RANGE.fullmatch(text)
+    if not m or int(m.group(1)) >= int(m.group(2)):
+        raise HTTPException(
+            400,
+            _("the range {range} must be two whole numbers A..B with A < B (e.g. 0..10)").format(
+                range=repr(text[:40])
+            ),
+        )
+    return int(m.group(1)), int(m.group(2))
+
+
+def _parse_target(text: str) -> tuple[str, float]:
+    """``METRIC=VALUE``; a share may be written as a percentage (60%)."""
+    key, sep, raw = text.rpartition("=")
+    raw = raw.strip()
+    try:
+        value = float(raw[:-1]) / 100 if raw.endswith("%") else float(raw)
+    except ValueError:
+        value = math.nan
+    if not sep or not key.strip() or not math.isfinite(value):
+        raise HTTPException(
+            400,
+            _(
+                "the target {target} must be METRIC=VALUE, the value a number "
+                "(e.g. seat0_win=0.5 or seat0_win=50%)"
+            ).format(target=repr(text[:100])),
+        )
+    return key.strip(), value
+
+
+def tunable_fields(text: str) -> dict[str, list[str]]:
+    """The integer fields of each card of a TOML card file, by card name:
+    ``attack``, and a number inside an inline table as ``passive.amount``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise HTTPException(
+            400, _("the card file is not valid TOML: {error}").format(error=exc)
+        ) from None
+    out: dict[str, list[str]] = {}
+    for tables in data.values():
+        if not isinstance(tables, list):
+            continue
+        for t in tables:
+            if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+                continue
+            fields = []
+            for key, value in t.items():
+                if isinstance(value, int) and not isinstance(value, bool):
+                    fields.append(key)
+                elif isinstance(value, dict):
+                    fields += [
+                        f"{key}.{leaf}"
+                        for leaf, v in value.items()
+                        if isinstance(v, int) and not isinstance(v, bool)
+                    ]
+            if fields:
+                out.setdefault(t["name"], fields)
+    return out
+
+
+def _resolve_field(spec: str, fields: dict[str, list[str]]) -> tuple[str, str]:
+    """``CARD.FIELD`` as (card, field) of the card file; the card's name may
+    hold dots, so every split is tried. 400 with what is allowed if none fits."""
+    parts = spec.split(".")
+    names = {name.casefold(): name for name in fields}
+    for i in range(len(parts) - 1, 0, -1):
+        card = names.get(".".join(parts[:i]).strip().casefold())
+        field = ".".join(parts[i:]).strip()
+        if card is not None and field in fields[card]:
+            return card, field
+    for i in range(len(parts) - 1, 0, -1):
+        card = names.get(".".join(parts[:i]).strip().casefold())
+        if card is not None:  # the card is there, the field is not
+            raise HTTPException(
+                400,
+                _("card {card} has no whole-number field {field}; its fields: {allowed}").format(
+                    card=repr(card),
+                    field=repr(".".join(parts[i:])),
+                    allowed=", ".join(fields[card]),
+                ),
+            )
+    shown = list(fields)[:15]
+    raise HTTPException(
+        400,
+        _(
+            "{spec} is not CARD.FIELD of a card in this file (e.g. {example}); its cards: {cards}"
+        ).format(
+            spec=repr(spec[:200]),
+            example=next((f"{c}.{fs[0]}" for c, fs in fields.items()), "Card.attack"),
+            cards=", ".join(shown) + (", …" if len(fields) > len(shown) else ""),
+        ),
+    )
+
+
+def _check_tune_metric(
+    metric: str, probed: list[str], fields: dict[str, list[str]], players: int
+) -> None:
+    """A metric the tuner can read: one a run of this game reports (``probed``),
+    a seat's win share, or an item metric of a card of this file."""
+    if metric in probed or metric in GENERAL_METRICS:
+        return
+    seat = _SEAT_WIN.fullmatch(metric)
+    if seat and int(seat.group(1)) < players:
+        return
+    kinds = {k.split(":")[1] for k in probed if k.startswith("item:") and k.count(":") >= 2}
+    cards = {name.casefold() for name in fields}
+    if metric.startswith("item:"):
+        _item, _sep, rest = metric.partition(":")
+        kind, _sep, name = rest.partition(":")
+        for suffix in ("", ":rate", ":share", ":value"):
+            card = name[: len(name) - len(suffix)] if suffix and name.endswith(suffix) else name
+            if (not suffix or name.endswith(suffix)) and kind in kinds and card.casefold() in cards:
+                return
+    word = metric.split(":")[-1].casefold()
+    similar = [k for k in probed if word and word in k.casefold()][:6]
+    raise HTTPException(
+        400,
+        _(
+            "the tuner has no metric {metric} for this game; allowed: seat0_win … seat{last}_win "
+            "(a seat's win share), {general}, or an item metric such as {example}"
+        ).format(
+            metric=repr(metric[:100]),
+            last=players - 1,
+            general=", ".join(GENERAL_METRICS),
+            example=next((k for k in probed if k.startswith("item:")), "item:picked:CARD"),
+        )
+        + (" — " + _("similar: {names}").format(names=", ".join(similar)) if similar else ""),
+    )
+
+
+def _check_ab_metric(metric: str, players: int) -> None:
+    """The A/B test tracks a share in [0, 1]: a seat's wins, decisive or drawn games."""
+    seat = _SEAT_WIN.fullmatch(metric)
+    if (seat and int(seat.group(1)) < players) or metric in ("decisive", "drawish"):
+        return
+    raise HTTPException(
+        400,
+        _(
+            "the A/B test cannot follow the metric {metric}; allowed: seat0_win … "
+            "seat{last}_win (a seat's win share), decisive, drawish"
+        ).format(metric=repr(metric[:100]), last=players - 1),
+    )
+
+
+# -- a finished tune's or A/B test's page ---------------------------------------------
+def _tune_html(r: dict[str, Any]) -> str:
+    from ..lab import html as h
+    from ..lab import plots
+
+    res = r["result"]
+    field, metric, target = res["field"], res["metric"], float(res["target"])
+    curve = res["curve"]
+    cfg = r["config"] or {}
+    if res["found"] is None:
+        lo, hi = _parse_range(cfg.get("range", "0..1"))
+        answer = _(
+            "The target {target:.3g} is not between the values at {lo} and {hi}: widen "
+            "the range or check the metric."
+        ).format(target=target, lo=lo, hi=hi)
+    else:
+        low, high = res["interval"] or (res["found"], res["found"])
+        answer = _(
+            "{field} = {found} brings {metric} nearest {target:.3g} (values not ruled "
+            "out: {low}..{high})."
+        ).format(field=field, found=res["found"], metric=metric, target=target, low=low, high=high)
+    xs = [str(p["value"]) for p in curve]
+    shown_target = _("target {target:.3g}").format(target=target)
+    figure = plots.lines(
+        xs,
+        {
+            metric: (
+                [p["metric"] for p in curve],
+                [p["low"] for p in curve],
+                [p["high"] for p in curve],
+            ),
+            shown_target: ([target] * len(xs), [target] * len(xs), [target] * len(xs)),
+        },
+        _("{metric} by {field} (95% intervals)").format(metric=metric, field=field),
+        xlabel=_("value of {field}").format(field=field),
+        ylabel=metric,
+    )
+    alt = _(
+        "{metric} at each value of {field} that was tried, with its 95% interval, "
+        "and the target {target:.3g}"
+    ).format(metric=metric, field=field, target=target)
+    rows = [
+        (p["value"], f"{p['metric']:.3g}", f"[{p['low']:.3g}, {p['high']:.3g}]", p["games"])
+        for p in curve
+    ]
+    title = r["name"] or _("Tuning {field}").format(field=field)
+    settings = _(
+        "{game}, card file {cards}, seats {seats}; {n} games at each value, on the same seeds"
+    ).format(
+        game=r["game"], cards=r["cards"], seats=", ".join(r["seats"]), n=cfg.get("games_per_step")
+    )
+    return h.page(
+        title,
+        [
+            h.section("found", _("The value found"), [h.para(answer), h.para(settings, "note")]),
+            h.section(
+                "curve",
+                _("The curve"),
+                [
+                    h.img(figure, alt),
+                    h.table([_("value"), _("metric"), _("95% interval"), _("games")], rows),
+                ],
+            ),
+        ],
+    )
+
+
+def _ab_html(r: dict[str, Any]) -> str:
+    from ..lab import html as h
+    from ..lab import plots
+
+    res = r["result"]
+    cfg = r["config"] or {}
+    metric, alpha, margin = res["metric"], float(res["alpha"]), float(res["margin"])
+    games = int(res["games"])
+    verdict = {
+        "up": _("B is higher: the change is real (error at most {alpha:.0%} over every look)."),
+        "down": _("B is lower: the change is real (error at most {alpha:.0%} over every look)."),
+        "same": _("No change larger than ±{margin:.1%} (error at most {alpha:.0%})."),
+        "open": _("Not answered within the budget: no change found yet; play more games."),
+    }[res["decision"]].format(alpha=alpha, margin=margin)
+    means = core.ngettext(
+        "{metric}: A {a:.1%}, B {b:.1%} over {n} game a side.",
+        "{metric}: A {a:.1%}, B {b:.1%} over {n} games a side.",
+        games,
+    ).format(metric=metric, a=res["a"], b=res["b"], n=games)
+    estimate = _(
+        "B minus A: {diff:+.2f} pp; always-valid {level:.0%} interval [{low:+.2f}, {high:+.2f}] pp."
+    ).format(diff=100 * res["diff"], level=1 - alpha, low=100 * res["low"], high=100 * res["high"])
+    played = core.ngettext(
+        "{n} game played in all (both versions).",
+        "{n} games played in all (both versions).",
+        2 * games,
+    ).format(n=2 * games)
+    versions = _("A: {a}; B: {b}; seats {seats}.").format(
+        a=cfg.get("cards_a") or _("shipped cards"),
+        b=cfg.get("cards_b") or _("shipped cards"),
+        seats=", ".join(r["seats"]),
+    )
+    parts = [h.para(verdict), h.para(means), h.para(estimate), h.para(played), h.para(versions)]
+    if res.get("failed_pairs"):
+        parts.append(
+            h.para(
+                core.ngettext(
+                    "{n} pair left out: one of its games failed.",
+                    "{n} pairs left out: one of their games failed.",
+                    int(res["failed_pairs"]),
+                ).format(n=res["failed_pairs"]),
+                "warn",
+            )
+        )
+    looks = res["looks"]
+    figure = plots.lines(
+        [str(k["games"]) for k in looks],
+        {
+            _("B minus A"): (
+                [100 * k["diff"] for k in looks],
+                [100 * k["low"] for k in looks],
+                [100 * k["high"] for k in looks],
+            )
+        },
+        _("{metric}: B minus A, look by look").format(metric=metric),
+        xlabel=_("games a side"),
+        ylabel=_("difference (pp)"),
+    )
+    alt = _(
+        "The difference B minus A in {metric} after each look, with its always-valid interval"
+    ).format(metric=metric)
+    rows = [
+        (k["games"], f"{100 * k['diff']:+.2f}", f"[{100 * k['low']:+.2f}, {100 * k['high']:+.2f}]")
+        for k in looks
+    ]
+    title = r["name"] or _("A/B test: {metric}").format(metric=metric)
+    return h.page(
+        title,
+        [
+            h.section("decision", _("The decision"), parts),
+            h.section(
+                "looks",
+                _("Look by look"),
+                [
+                    h.img(figure, alt),
+                    h.table(
+                        [_("games a side"), _("difference (pp)"), _("always-valid interval")],
+                        rows,
+                    ),
+                ],
+            ),
+        ],
+    )
+
+
 # -- a run's own process ---------------------------------------------------------
 def _play_in_child(
-    cfg: dict[str, Any],
-    path: Path,
-    games: int,
-    workers: int,
+    job: dict[str, Any],
     *,
     stop: Callable[[], bool],
     progress: Callable[[int], None],
 ) -> dict[str, Any]:
-    """Play a run in a fresh interpreter (run_main), so that stopping it never
+    """Play a run (or a tune, an A/B test: ``job["kind"]``) in a fresh
+    interpreter (run_main), so that stopping it never
     waits for a game to end: when ``stop()`` turns true the process gets
     SIGINT, saves the games it finished and ends; after ``STOP_SECONDS`` it is
     killed (the file keeps what its last save held). ``progress(done)`` is
@@ -614,7 +1253,7 @@ def _play_in_child(
         start_new_session=True,  # a Ctrl-C at the terminal reaches the server, which stops it
     )
     assert proc.stdin is not None and proc.stdout is not None
-    job = {"config": cfg, "path": str(path), "games": games, "workers": workers}
+    kind, path = str(job.get("kind", "run")), Path(job["path"])
     outcome: dict[str, Any] | None = None
     fd = proc.stdout.fileno()
     try:
@@ -629,14 +1268,14 @@ def _play_in_child(
                 interrupted_at = time.monotonic()
             if interrupted_at is not None and time.monotonic() - interrupted_at > STOP_SECONDS:
                 proc.kill()
-                outcome = {"interrupted": True, "total": _rows_in(path)}
+                outcome = {"interrupted": True, "total": _saved(kind, path)}
                 break
             ready, _w, _x = select.select([fd], [], [], 0.1)
             if not ready:
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:  # the process ended without an outcome
-                outcome = {"interrupted": interrupted_at is not None, "total": _rows_in(path)}
+                outcome = {"interrupted": interrupted_at is not None, "total": _saved(kind, path)}
                 if interrupted_at is None:
                     outcome["error"] = f"the run's process ended (exit code {proc.wait(5)})"
                 break
@@ -652,7 +1291,7 @@ def _play_in_child(
                     progress(int(msg["done"]))
         if interrupted_at is not None and outcome is not None and "error" in outcome:
             # stopped before its first game ended ("no game was played"): not a failure
-            outcome = {"interrupted": True, "total": _rows_in(path)}
+            outcome = {"interrupted": True, "total": _saved(kind, path)}
     finally:
         if proc.poll() is None:
             try:
@@ -662,6 +1301,14 @@ def _play_in_child(
                 proc.wait(5)
         proc.stdout.close()
     return outcome or {"error": "the run's process gave no outcome"}
+
+
+def _saved(kind: str, path: Path) -> int:
+    """Games a job has kept: a run's in its file, a tune's in its steps' files
+    (an A/B test keeps none: it starts again from its first game)."""
+    if kind == "tune":
+        return sum(_rows_in(p) for p in path.glob("*.parquet")) if path.is_dir() else 0
+    return _rows_in(path) if kind == "run" else 0
 
 
 def _rows_in(path: Path) -> int:
@@ -686,17 +1333,35 @@ def run_main() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from now on: save, then end
     os.dup2(2, 1)  # the games' own prints cannot garble the channel
     job = json.loads(sys.stdin.readline())
+    kind = job.get("kind", "run")
     c = job["config"]
-    cfg = RunConfig(
-        c["game"], tuple(c["seats"]), c["seed"], c["variant"], c["options"], rotate=True
-    )
-    done = _rows_in(Path(job["path"]))  # a resumed run counts the games it already has
+    done = _saved(kind, Path(job["path"]))  # a resumed job counts the games it already has
 
     def progress(k: int) -> None:
         nonlocal done
         done += k
         out.write(json.dumps({"done": done}) + "\n")
 
+    if kind != "run":
+        try:
+            t0 = time.perf_counter()
+            answer = _tune_job(job, progress) if kind == "tune" else _ab_job(job, progress)
+            seconds = max(time.perf_counter() - t0, 1e-9)
+            ended: dict[str, Any] = {
+                "result": answer,
+                "total": done,
+                "games_per_second": done / seconds,
+            }
+        except KeyboardInterrupt:  # its steps so far are kept: resumed at the next start
+            ended = {"interrupted": True, "total": done}
+        except Exception as exc:
+            ended = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+        out.write(json.dumps(ended) + "\n")
+        out.close()
+        return
+    cfg = RunConfig(
+        c["game"], tuple(c["seats"]), c["seed"], c["variant"], c["options"], rotate=True
+    )
     try:
         res = run_to_parquet(
             cfg, Path(job["path"]), int(job["games"]), workers=job["workers"], progress=progress
@@ -712,6 +1377,56 @@ def run_main() -> None:
         outcome = {"error": f"{type(exc).__name__}: {exc}"[:500]}
     out.write(json.dumps(outcome) + "\n")
     out.close()
+
+
+def _tune_job(job: dict[str, Any], progress: Callable[[int], None]) -> dict[str, Any]:
+    """A tune in the job's process: ``bestiary tune``'s own search, its steps
+    in the job's folder (a step already played is read back at a resume)."""
+    from ..lab.tune import tune
+
+    c = job["config"]
+    res = tune(
+        c["game"],
+        c["seats"],
+        Path(c["cards_path"]),
+        c["field"],
+        int(c["lo"]),
+        int(c["hi"]),
+        c["metric"],
+        float(c["target"]),
+        int(c["games_per_step"]),
+        Path(job["path"]),
+        seed=int(c["seed"]),
+        variant=c["variant"],
+        options=c["options"],
+        workers=int(job["workers"]),
+        progress=progress,
+        stop=lambda: False,  # SIGINT interrupts a step: the tune then ends, to resume
+    )
+    return res.to_json()
+
+
+def _ab_job(job: dict[str, Any], progress: Callable[[int], None]) -> dict[str, Any]:
+    """An A/B test in the job's process: ``bestiary ab``'s own test (it keeps
+    no file: after a restart it plays again from its first game, on the same
+    seeds, so it comes to the same answer)."""
+    from ..lab.runs import RunConfig
+    from ..lab.sequential import run_ab
+
+    c = job["config"]
+    a, b = c["a"], c["b"]
+    res = run_ab(
+        RunConfig(a["game"], tuple(a["seats"]), a["seed"], a["variant"], a["options"]),
+        RunConfig(b["game"], tuple(b["seats"]), b["seed"], b["variant"], b["options"]),
+        c["metric"],
+        alpha=float(c["alpha"]),
+        margin=float(c["margin"]),
+        batch=int(c["batch"]),
+        budget=int(c["budget"]),
+        workers=int(job["workers"]),
+        progress=lambda pairs: progress(2 * pairs),  # both versions' games
+    )
+    return res.to_json()
 
 
 def _stop_with_parent() -> None:
