@@ -29,6 +29,7 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from bestiary.server.i18n_api import router as i18n_router
 from bestiary.server.lab import WEB, lab_router
 
 from .conftest import BROWSER_MARKS
@@ -52,6 +53,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     app = FastAPI()
     engine = sa.create_engine(f"sqlite:///{folder / 'db.sqlite3'}")
     app.include_router(lab_router(engine, folder, token=TOKEN))
+    app.include_router(i18n_router)  # the page's words in its language, as the app serves them
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -189,3 +191,28 @@ def test_lab_page_runs_reports_and_compares(lab: Lab, browser: Any) -> None:
         assert "seats" in page.inner_text("#run-error")
     finally:
         page.close()
+
+
+def test_lab_page_fits_a_phone_and_names_variants_in_the_pages_language(
+    lab: Lab, browser: Any
+) -> None:
+    """Issue 28: the web Lab "checked in a real browser". On a 390 px phone the
+    page scrolled sideways (the runs table, 519 px wide); it now scrolls in its
+    own box. A variant's name is shown in the page's language ("standardowy")."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script("localStorage.setItem('bestiary:lang', 'pl')")
+    page = ctx.new_page()
+    try:
+        page.goto(f"{lab.url}/lab")
+        page.wait_for_selector("#token-form", state="visible")
+        page.fill("#token", TOKEN)
+        page.click("#sign-in-button")
+        page.wait_for_selector("body[data-ready='1']")
+        start_run(page, "")
+        page.wait_for_selector("#runs tr")
+        wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        assert wide[0] <= wide[1], wide
+        page.select_option("#game", "meat")
+        assert page.locator("#variant option").all_inner_texts() == ["standardowy"]
+    finally:
+        ctx.close()

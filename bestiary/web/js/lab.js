@@ -45,7 +45,7 @@ function defaultSeats(g) {
 function fillGame() {
   const g = currentGame();
   if (!g) return;
-  $("variant").replaceChildren(...g.variants.map((v) => h("option", { value: v }, v)));
+  $("variant").replaceChildren(...g.variants.map((v) => h("option", { value: v }, t(v))));
   $("seats").value = defaultSeats(g);
 }
 
@@ -63,6 +63,8 @@ async function fillTuneChoices() {
   $("tune-error").textContent = "";
   if (!cards) {
     field.replaceChildren(h("option", { value: "" }, t("no TOML card file in the lab folder")));
+    // Say how one gets there: the page never shows the server's folders.
+    $("tune-error").textContent = t("The tuner edits a TOML card file of the lab folder. The server's operator exports one with bestiary cards GAME --export NAME.toml into the lab's cards folder; reload this page once it is there.");
     return;
   }
   const players = Math.max(1, seatList("tune-seats").length);
