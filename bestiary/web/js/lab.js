@@ -264,7 +264,11 @@ function runRow(run) {
     h("td", { class: "run-kind" }, kindWord(run.kind)),
     h("td", {}, `${run.game} · ${run.seats.join(", ")}`),
     h("td", {}, cardsOf(run)),
-    h("td", {}, h("progress", { max: run.games, value: run.done }), ` ${run.done}/${run.games} ${status}`),
+    // A tune or an A/B test may stop before its bound (its answer came early): once
+    // answered, it shows the games it played, not "120/300".
+    answered
+      ? h("td", {}, h("progress", { max: 1, value: 1 }), ` ${tn("{n} game", "{n} games", run.done)} ${status}`)
+      : h("td", {}, h("progress", { max: run.games, value: run.done }), ` ${run.done}/${run.games} ${status}`),
     h("td", {}, run.games_per_second ?? ""),
     h("td", {},
       done ? h("button", { type: "button", class: "small report", onclick: () => show(withLang(`/api/lab/runs/${run.id}/report`), t("Making the report…")) }, t("report")) : "",
