@@ -274,6 +274,18 @@ def _add_new_columns(engine: sa.Engine) -> None:
                 c.execute(sa.text(f"ALTER TABLE lab_runs ADD COLUMN {name} {kind}"))
 
 
+def must_be_done(run_id: str, r: dict[str, Any]) -> None:
+    """409 with the job's status in words unless it is done (a report, a run file
+    or a result asks for a finished job)."""
+    if r["status"] != "done":
+        word = STATUS.get(r["status"])
+        status = _(word) if word else r["status"]
+        raise HTTPException(
+            409,
+            _("run {id} is not done yet (its status: {status})").format(id=run_id, status=status),
+        )
+
+
 def lab_router(
     engine: sa.Engine,
     data_dir: Path,
@@ -756,15 +768,7 @@ def lab_router(
             r = row(run_id)
             if r["kind"] == "run":
                 raise HTTPException(409, _("run {id} is a run: open its report").format(id=run_id))
-            if r["status"] != "done":
-                word = STATUS.get(r["status"])
-                status = _(word) if word else r["status"]
-                raise HTTPException(
-                    409,
-                    _("run {id} is not done yet (its status: {status})").format(
-                        id=run_id, status=status
-                    ),
-                )
+            must_be_done(run_id, r)
             with reports_lock:  # matplotlib is not thread-safe
                 page = _tune_html(r) if r["kind"] == "tune" else _ab_html(r)
         return HTMLResponse(page)
@@ -838,15 +842,7 @@ def lab_router(
                     id=run_id
                 ),
             )
-        if r["status"] != "done":
-            word = STATUS.get(r["status"])
-            status = _(word) if word else r["status"]
-            raise HTTPException(
-                409,
-                _("run {id} is not done yet (its status: {status})").format(
-                    id=run_id, status=status
-                ),
-            )
+        must_be_done(run_id, r)
         return folders.run_file(run_id)
 
     @guarded.get("/api/lab/runs/{run_id}/report", response_class=HTMLResponse)
