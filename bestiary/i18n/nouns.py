@@ -10,11 +10,16 @@ keeps a plain ``{card}``:
     msgstr "{player} kładzie {card:acc} na pozycji: {lane}"
 
 The cases are data, kept beside the catalog as ``locale/<lang>/nouns.toml``
-(one table per nominative form: ``gender`` and the cases ``gen dat acc ins
-loc``); ``Domain.noun(text)`` wraps a name so that formatting looks its forms
-up in the language current at that moment. A spec:
+(one table per name as the code spells it: ``gender`` and the cases ``gen dat
+acc ins loc``); ``Domain.noun(text)`` wraps a name so that formatting looks its
+forms up in the language current at that moment. A name that is itself
+translated (Monster Maker's ``Corridor 10``, keyed by its English name) also
+carries ``name``, its nominative in that language (``Korytarz 10``); the
+``str`` of a ``Noun`` stays the name as given (the protocol's), its format is
+the reader's. A spec:
 
-- ``nom gen dat acc ins loc``: the name in that case (a name without data,
+- none or ``nom``: the name as the reader says it (``name``, else as given);
+- ``gen dat acc ins loc``: the name in that case (a name without data,
   or a language without a file, keeps its own form);
 - ``g:<m>|<f>|<n>`` (or with a fourth ``|<pl>``): the word that agrees with
   the name's gender, e.g. ``{card:g:opłacony|opłacona|opłacone}``.
@@ -58,11 +63,16 @@ class Noun(str):
 
         return forms_of(self._localedir, language()).get(str(self), {})
 
+    def shown(self) -> str:
+        """The name as the reader says it: its translated nominative, if any."""
+        return self.forms().get("name", str(self))
+
     def __format__(self, spec: str) -> str:
         if not spec:
-            return str(self)
+            return self.shown()
         if spec in CASES:
-            return self.forms().get(spec, str(self))
+            forms = self.forms()
+            return forms.get(spec) or forms.get("name", str(self))
         if spec.startswith("g:"):
             words = spec[2:].split("|")
             gender = self.forms().get("gender", "m")
@@ -70,4 +80,9 @@ class Noun(str):
             return words[index] if index < len(words) else words[0]
         # A spec this module does not know is a catalog's slip (tests/test_polish_whole.py
         # checks every catalog): the name as it is, never a log line lost to it.
-        return str(self)
+        return self.shown()
+
+
+def names_of(localedir: str, lang: str) -> dict[str, str]:
+    """name as given → the reader's nominative, for the names the file translates."""
+    return {k: v["name"] for k, v in forms_of(localedir, lang).items() if "name" in v}

@@ -5,6 +5,12 @@ the game pages' (``web/games/locale/<lang>/LC_MESSAGES/web-games.po``) merged
 into one JSON object ``{msgid: translation}``; plural forms are keyed
 ``msgid + "\\u0000" + index`` as in ``bestiary.i18n``. English needs no
 catalog: a message id is its English text, so ``en`` answers an empty one.
+
+The games' card names that a language translates (``games/<id>/locale/<lang>/
+nouns.toml`` entries with a ``name``: Monster Maker's ``Corridor 10`` is
+``Korytarz 10``) come in the same object, keyed ``"card name\\u0004" +`` the
+name as the data spells it (gettext's context separator), so no card name can
+clash with a message; ``cardName`` in ``web/js/cards.js`` reads them.
 """
 
 from __future__ import annotations
@@ -16,16 +22,31 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import JSONResponse
 
 from ..i18n import LANGUAGE_NAMES, LANGUAGES, Domain, core, normalize
+from ..i18n.nouns import names_of
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+GAMES = Path(__file__).resolve().parent.parent / "games"
 web_games = Domain("web-games", WEB / "games" / "locale")
+CARD_NAME = "card name\x04"
 
 router = APIRouter()
 
 
+def card_names(lang: str) -> dict[str, str]:
+    """``"card name\\x04Corridor 10" → "Korytarz 10"``: every game's card names
+    that ``lang`` translates (none for English, the data's own language)."""
+    code = normalize(lang) or "en"
+    out: dict[str, str] = {}
+    for nouns in sorted(GAMES.glob(f"*/locale/{code}/nouns.toml")):
+        for name, said in names_of(str(nouns.parent.parent), code).items():
+            out[CARD_NAME + name] = said
+    return out
+
+
 def merged(lang: str) -> dict[str, str]:
-    """Every page message of ``lang`` (the core catalog wins a clash)."""
-    return {**web_games.catalog(lang), **core.catalog(lang)}
+    """Every page message of ``lang`` (the core catalog wins a clash), and the
+    games' card names in it."""
+    return {**card_names(lang), **web_games.catalog(lang), **core.catalog(lang)}
 
 
 @router.get("/api/i18n", include_in_schema=False)

@@ -94,9 +94,37 @@ def _messages() -> Iterator[tuple[list[str], list[str]]]:
 
 
 @cache
+def _nouns() -> dict[str, dict[str, str]]:
+    """Every game's Polish name forms (``locale/pl/nouns.toml``), by the name as the
+    code spells it: M.E.A.T.'s Polish nominatives, and the English card names of
+    Monster Maker and Teratozoic with their Polish ``name``."""
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted(PACKAGE.glob("**/locale/pl/nouns.toml")):
+        with path.open("rb") as fh:
+            for key, forms in tomllib.load(fh).items():
+                found[key] = {str(k): str(v) for k, v in forms.items()}
+    return found
+
+
+@cache
+def translated_names(game_id: str | None = None) -> frozenset[str]:
+    """The card names a Polish page shows translated (a ``name`` in nouns.toml:
+    "Corridor 10" is "Korytarz 10", "orange 1 elbow" "pomarańczowy łokieć 1"):
+    no proper names, so on a Polish page their English words are English.
+    With ``game_id``, only that game's."""
+    if game_id is not None:
+        path = PACKAGE / "games" / game_id.replace("-", "_") / "locale" / "pl" / "nouns.toml"
+        if not path.is_file():
+            return frozenset()
+        with path.open("rb") as fh:
+            return frozenset(k for k, f in tomllib.load(fh).items() if "name" in f)
+    return frozenset(k for k, forms in _nouns().items() if "name" in forms)
+
+
+@cache
 def polish_words() -> frozenset[str]:
     """Every word a Polish translation uses, with the declined forms of the
-    names (locale/pl/nouns.toml)."""
+    names (locale/pl/nouns.toml; an English key with a Polish name is not one)."""
     found: set[str] = set()
     for ids, strs in _messages():
         # A word the translation keeps from its English source (a command,
@@ -104,12 +132,11 @@ def polish_words() -> frozenset[str]:
         kept = {w for i in ids for w in words(PLACEHOLDER.sub(" ", i))}
         for s in strs:
             found.update(w for w in words(_placeholder_words(s)) if w not in kept)
-    for path in PACKAGE.glob("**/locale/pl/nouns.toml"):
-        with path.open("rb") as fh:
-            for name, forms in tomllib.load(fh).items():
-                found.update(words(name))
-                for value in forms.values():
-                    found.update(words(str(value)))
+    for name, forms in _nouns().items():
+        if "name" not in forms:  # a Polish nominative is itself a Polish name
+            found.update(words(name))
+        for value in forms.values():
+            found.update(words(value))
     return frozenset(found)
 
 
@@ -121,6 +148,9 @@ def english_words() -> frozenset[str]:
     for ids, _ in _messages():
         for i in ids:
             found.update(words(PLACEHOLDER.sub(" ", i)))
+    # The English card names that a Polish page shows in Polish ("elbow", "corridor").
+    for name in translated_names():
+        found.update(words(name))
     return frozenset(found - polish_words() - POLISH_TOO)
 
 
@@ -149,7 +179,9 @@ NAME_FIELDS = frozenset({"name", "type", "family", "keys", "faction"})
 @cache
 def proper_names(game_id: str) -> tuple[str, ...]:
     """The game's proper names (its card list's names) and the shared ones,
-    longest first (a longer name is taken out before a name inside it)."""
+    longest first (a longer name is taken out before a name inside it). A name
+    the Polish page shows translated (Monster Maker's and Teratozoic's cards,
+    treasures, prizes and Eras: ``translated_names``) is no proper name."""
     game = get_game(game_id)
     catalog = game.catalog(game.ruleset(None)) or {}
     names = set(_strings(catalog, NAME_FIELDS)) | set(NAMES)
@@ -157,6 +189,9 @@ def proper_names(game_id: str) -> tuple[str, ...]:
     # A card face may print the part of a name after its number (Teratozoic's
     # "green 3 left arm" shows "left arm").
     names.update(m.group(1) for n in list(names) if (m := re.search(r"\d+ (\D+)$", n)))
+    # Only this game's own translated names: Taxonomy's Ogre is a monster's
+    # proper name though Monster Maker's Ogre card is "Ogr" in Polish.
+    names -= translated_names(game_id)
     return tuple(sorted((n for n in names if n.strip()), key=len, reverse=True))
 
 

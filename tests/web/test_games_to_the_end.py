@@ -315,8 +315,15 @@ def test_the_polish_check_catches_an_english_fallback() -> None:
     assert english_in("Discard", names) == ["discard"]
     assert english_in("Your turn", names) == ["your", "turn"]
     assert english_in("Monster Maker · standard · ruch 4", names) == ["standard"]
-    assert english_in("Ana plays Corridor 10 before seat 1", names) == ["plays", "before", "seat"]
+    assert english_in("Ana plays Corridor 10 before seat 1", names) == [
+        "plays",
+        "corridor",
+        "before",
+        "seat",
+    ]
     assert english_in("Odrzuć kartę", names) == []
     assert english_in("Twój ruch.", names) == []
     assert english_in("Monster Maker · standardowy · ruch 4", names) == []
-    assert english_in("Ana dobiera kartę Giant Rat (siła 8)", names) == []
+    # Monster Maker's card names are Polish on a Polish page: an English one is a fallback.
+    assert english_in("Ana dobiera kartę Giant Rat (siła 8)", names) == ["giant", "rat"]
+    assert english_in("Ana dobiera Olbrzymiego Szczura (siła 8)", names) == []

@@ -4,8 +4,11 @@ Every line is a whole sentence with named placeholders from this package's
 catalog (``locale/pl/LC_MESSAGES/monster_maker.po``); seats are named as the
 table names them (``seat_label``). A line says only what its event carries —
 the event's visibility decides who may read it — so nothing hidden is added.
-Card, treasure and prize names are the designers' data: plain text, kept as
-they are (the rulebook exists only in English, so they have no Polish names).
+Card, treasure and prize names are the card files' (English) names; a line
+shows each as ``card(name)``, a name the sentence declines (``{card:acc}``) in
+the reader's language: ``locale/pl/nouns.toml`` gives the Polish names and their
+cases (``Korytarz 10``, ``Olbrzymiego Szczura``). A designer's own card missing
+there keeps its name.
 """
 
 from __future__ import annotations
@@ -17,12 +20,51 @@ from bestiary.engine import Event
 from bestiary.engine.events import name_seats, seat_label
 from bestiary.i18n import N_, domain
 from bestiary.i18n.labels import label_with, patterns
+from bestiary.i18n.nouns import Noun
 
 from .scoring import goddess_keeps
 
 _ = domain("monster_maker", __file__)
 
 Names = Sequence[str] | None
+
+
+def card(name: object) -> Noun:
+    """A card's, treasure's or prize's name as a sentence declines it: ``{card}``
+    is the reader's name (``Korytarz 10``), ``{card:acc}`` its accusative."""
+    return _.noun(name)
+
+
+def shown(name: object) -> str:
+    """A card's name as the reader says it (``Corridor 10`` / ``Korytarz 10``)."""
+    return card(name).shown()
+
+
+def cards_list(names: Sequence[object]) -> str:
+    """``Korytarz 10, Złodziej``: names as the reader says them."""
+    return ", ".join(shown(n) for n in names)
+
+
+class Named(str):
+    """A phrase built around a name, ``Ogr (siła 20, typ human)``, that a
+    sentence declines as it declines the name: ``{monster:acc}`` puts the name
+    in the accusative and keeps the rest; a gender spec asks the name."""
+
+    __slots__ = ("_name", "_template", "_values")
+    _name: Noun
+    _template: str
+    _values: dict[str, object]
+
+    def __new__(cls, template: str, name: Noun, **values: object) -> Named:
+        made = super().__new__(cls, template.format(name=format(name, ""), **values))
+        made._name, made._template, made._values = name, template, values
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if spec.startswith("g:"):
+            return format(self._name, spec)
+        return self._template.format(name=format(self._name, spec), **self._values)
+
 
 _CARDS: Any = None
 
@@ -82,23 +124,27 @@ def with_gold(names: Sequence[str]) -> str:
     out = []
     for n in names:
         g = treasure_gold(n)
-        out.append(_("{name} ({gold})").format(name=n, gold=g) if g else n)
+        out.append(_("{name} ({gold})").format(name=card(n), gold=g) if g else shown(n))
     return ", ".join(out)
 
 
 def monster(name: object, strength: object = None, mtype: object = "") -> str:
-    """``Ogre (strength 12, human)``: what a newcomer needs to judge a monster."""
+    """``Ogre (strength 12, human)``: what a newcomer needs to judge a monster; a
+    sentence declines it as it declines the monster's name (``Named``)."""
     if strength is None:
         cs, _rules = cardset()
-        card = cs.by_name.get(str(name).casefold()) if cs is not None else None
-        if card is not None:
-            strength, mtype = card.value, card.mtype
+        known = cs.by_name.get(str(name).casefold()) if cs is not None else None
+        if known is not None:
+            strength, mtype = known.value, known.mtype
     kind = type_text(mtype)
+    # The catalog's phrase with the name left to the sentence: "{monster}" -> "{name}".
     if strength is not None and kind:
-        return _("{monster} (strength {n}, {type})").format(monster=name, n=strength, type=kind)
+        phrase = _("{monster} (strength {n}, {type})").replace("{monster}", "{name}")
+        return Named(phrase, card(name), n=strength, type=kind)
     if strength is not None:
-        return _("{monster} (strength {n})").format(monster=name, n=strength)
-    return str(name)
+        phrase = _("{monster} (strength {n})").replace("{monster}", "{name}")
+        return Named(phrase, card(name), n=strength)
+    return card(name)
 
 
 def type_text(mtype: object) -> str:
@@ -123,7 +169,7 @@ def _seats(seats: object, names: Names) -> str:
 
 def worth(rows: Sequence[Sequence[Any]]) -> str:
     """``Ring 150 gold, Mystic Map 120 gold``: what each card brought, as counted."""
-    parts = [_("{name}: {gold}").format(name=name, gold=gold(g)) for name, g in rows]
+    parts = [_("{name}: {gold}").format(name=card(name), gold=gold(g)) for name, g in rows]
     return ", ".join(parts) or _("nothing")
 
 
@@ -151,7 +197,7 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
             n=d["number"], room=d["treasure_room"]
         )
     if k == "dealt":
-        return _("{player} is dealt {cards}").format(player=who, cards=", ".join(d["cards"]))
+        return _("{player} is dealt {cards}").format(player=who, cards=cards_list(d["cards"]))
     if k == "traps_exchanged":
         n = int(d["count"])
         return _.ngettext(
@@ -173,7 +219,7 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
         )
     if k == "drew":
         if "card" in d:
-            return _("{player} draws {card}").format(player=who, card=d["card"])
+            return _("{player} draws {card}").format(player=who, card=card(d["card"]))
         return _("{player} draws a card").format(player=who)
     if k == "trap":
         return _("{player} draws a TRAP and shows it to everyone!").format(player=who)
@@ -181,10 +227,10 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
         return _("{player} has no cards for the trap to take").format(player=who)
     if k == "avoided":
         return _("{player} discards a {card} and avoids the trap").format(
-            player=who, card=d["card"]
+            player=who, card=card(d["card"])
         )
     if k == "lost":
-        return _("{player} loses {card} to the trap").format(player=who, card=d["card"])
+        return _("{player} loses {card} to the trap").format(player=who, card=card(d["card"]))
     if k == "corridor":
         if d["leg"] == "out":
             return _("{player} plays a {perch}p corridor ({distance}p in)").format(
@@ -200,7 +246,7 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
     if k == "treasure":
         if "treasure" not in d:
             return _("{player} draws a treasure card (hidden)").format(player=who)
-        name = d["treasure"]
+        name = card(d["treasure"])
         if "roll" in d:  # Statue of Goddess: "On a 1,2,or 3, has a value of 400gold"
             if goddess_keeps(int(d["roll"])):
                 return _(
@@ -210,7 +256,7 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
             return _(
                 "{player} draws the OPEN treasure {treasure} and rolls {roll}: it is worthless"
             ).format(player=who, treasure=name, roll=d["roll"])
-        g = treasure_gold(name)
+        g = treasure_gold(str(name))
         if d.get("open"):
             if g:
                 return _("{player} draws the OPEN treasure {treasure} ({gold})").format(
@@ -228,10 +274,12 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
         return _("{player} finds the treasure pile empty").format(player=who)
     if k == "set_aside":
         return _("{treasure} was drawn a second time and is set aside").format(
-            treasure=d["treasure"]
+            treasure=card(d["treasure"])
         )
     if k == "door":
-        return _("{player} opens the Secret Door with a {card}").format(player=who, card=d["card"])
+        return _("{player} opens the Secret Door with a {card}").format(
+            player=who, card=card(d["card"])
+        )
     if k == "monster":
         return _("{player} places {monster} before {target}").format(
             player=who,
@@ -243,36 +291,40 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
             player=who, monster=monster(d["monster"], d.get("strength"), d.get("type"))
         )
     if k == "joins":
-        return _("  {card} joins the battle").format(card=d["card"])
+        return _("  {card} joins the battle").format(card=card(d["card"]))
     if k == "cast":
-        return _("  {character} casts {spell}").format(character=d["by"], spell=d["spell"])
+        return _("  {character} casts {spell}").format(
+            character=card(d["by"]), spell=card(d["spell"])
+        )
     if k == "wield":
         return _("  {character} wields the {treasure}").format(
-            character=d["by"], treasure=d["treasure"]
+            character=card(d["by"]), treasure=card(d["treasure"])
         )
     if k == "battle":
         return _battle(d, who)
     if k == "dispel":
         by = d.get("card") or d.get("treasure")
         return _("{player} dispels the undead {monster} with {card}").format(
-            player=who, monster=d["monster"], card=by
+            player=who, monster=card(d["monster"]), card=card(by)
         )
     if k == "detour":
         if d.get("removed"):
             return _("{player} takes a detour around {monster}, losing a {perch}p corridor").format(
-                player=who, monster=d["monster"], perch=d["removed"]
+                player=who, monster=card(d["monster"]), perch=d["removed"]
             )
         return _("{player} takes a detour around {monster}").format(
-            player=who, monster=d["monster"]
+            player=who, monster=card(d["monster"])
         )
     if k == "heal":
-        return _('{player}: "Heal!" — takes back the {card}').format(player=who, card=d["card"])
+        return _('{player}: "Heal!" — takes back the {card}').format(
+            player=who, card=card(d["card"])
+        )
     if k == "sent":
         return _("{player} sends the charmed {monster} before {target}").format(
-            player=who, monster=d["monster"], target=_seat(d["target"], names)
+            player=who, monster=card(d["monster"]), target=_seat(d["target"], names)
         )
     if k == "discard":
-        return _("{player} discards {card}").format(player=who, card=d["card"])
+        return _("{player} discards {card}").format(player=who, card=card(d["card"]))
     if k == "pass":
         return _("{player} passes").format(player=who)
     if k == "home":
@@ -286,7 +338,7 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
                 ).format(player=who, treasures=treasures, gold=gold(worth_))
             return _(
                 "{player} returns from the dungeon with {treasures}; first home: prize {prize}"
-            ).format(player=who, treasures=treasures, prize=d["prize"])
+            ).format(player=who, treasures=treasures, prize=card(d["prize"]))
         return _("{player} returns from the dungeon with {treasures}").format(
             player=who, treasures=treasures
         )
@@ -345,16 +397,16 @@ def _battle(d: Mapping[str, Any], who: str) -> str:
         else:
             text = _("{card} = {strength}")
         part = text.format(
-            card=r["card"],
+            card=card(r["card"]),
             dice=r.get("dice", ""),
             roll=r.get("roll", ""),
-            spell=r.get("spell", ""),
+            spell=card(r.get("spell", "")),
             spell_dice=r.get("spell_dice", ""),
             spell_roll=r.get("spell_roll", r["strength"]),
             strength=r["strength"],
         )
         if "weapon" in r:
-            part = _("{member} (with the {weapon})").format(member=part, weapon=r["weapon"])
+            part = _("{member} (with the {weapon})").format(member=part, weapon=card(r["weapon"]))
         parts.append(part)
     party = "; ".join(parts)
     if d.get("penalty"):
@@ -365,7 +417,7 @@ def _battle(d: Mapping[str, Any], who: str) -> str:
         text = _("{player} loses against {monster} ({strength}): {party} → total {total}")
     return text.format(
         player=who,
-        monster=d["monster"],
+        monster=card(d["monster"]),
         strength=d["monster_strength"],
         party=party,
         total=d["total"],
@@ -447,4 +499,10 @@ ACTION_LABELS = patterns(
 def action_label(action: object, names: Names = None) -> str:
     """The action as a person reads it, in the current language (the text form
     ``str(action)`` stays what is submitted)."""
-    return label_with(str(action), ACTION_LABELS, _, name_seats(names))
+    seats = name_seats(names)
+
+    def fill(group: str, value: str) -> object:
+        # A card (or the character who casts or wields) is a name the phrase declines.
+        return card(value) if group in ("card", "by") else seats(group, value)
+
+    return label_with(str(action), ACTION_LABELS, _, fill)

@@ -4,6 +4,7 @@ log lines are in ``describe.py``.
 
 Card, treasure and prize names come from a designer's files: they are data,
 never Rich markup, so every name reaches Rich escaped (or inside a ``Text``).
+They are shown in the reader's language (``describe.card``: ``Korytarz 10``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from bestiary.i18n import N_, domain
 from bestiary.i18n.lazy import LazyHelp, LazyLines
 
 from .describe import (
+    card,
     cardset,
     describe,
     end_reason,
     gold,
     monster,
     prize_gold,
+    shown,
     treasure_gold,
     type_text,
     with_gold,
@@ -182,8 +185,8 @@ def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
     except Exception:  # an odd party (a designer's card) leaves the odds unsaid
         return ""
     dice = " + ".join(
-        f"{m['character']} {m['dice']}"
-        + (f" + {m['spell']} {m['spell_dice']}" if m["spell"] else "")
+        f"{shown(m['character'])} {m['dice']}"
+        + (f" + {shown(m['spell'])} {m['spell_dice']}" if m["spell"] else "")
         for m in got["party"]
     )
     # Royal Princess: "Battles on the way back are at -1 strength" (RULES.md).
@@ -191,7 +194,7 @@ def battle_odds(view: Mapping[str, Any], extra: str | None = None) -> str:
         dice = _("{dice} −{n} (princess)").format(dice=dice, n=got["penalty"])
     return _("{dice} vs {monster} {strength}: {chance}% to win").format(
         dice=dice,
-        monster=got["monster"],
+        monster=card(got["monster"]),
         strength=got["monster_strength"],
         chance=round(got["win"] * 100),
     )
@@ -208,8 +211,8 @@ def action_label(view: Mapping[str, Any], text: str) -> str:
         return f"{text}  ({odds})" if odds else text
     if text.startswith("place ") and " before seat " in text:
         name = text.removeprefix("place ").rpartition(" before seat ")[0]
-        label = monster(name)
-        return f"{text}  ({label.removeprefix(name).strip(' ()')})" if label != name else text
+        label, said = monster(name), shown(name)
+        return f"{text}  ({label.removeprefix(said).strip(' ()')})" if label != said else text
     return text
 
 
@@ -240,7 +243,7 @@ def banked_gold(p: Mapping[str, Any]) -> str:
         fixed = _fixed_gold(t)
         if fixed is None:
             g = treasure_gold(t)
-            pending.append(_("{name} {gold}").format(name=t, gold=g) if g else t)
+            pending.append(_("{name} {gold}").format(name=card(t), gold=g) if g else shown(t))
         else:
             total += fixed
     for prize in p["prizes"]:
@@ -335,7 +338,9 @@ def _trap_banner(view: Mapping[str, Any]) -> str:
         return _.ngettext("TRAP! {n} more card to lose", "TRAP! {n} more cards to lose", n).format(
             n=n
         )
-    avoiders = sorted({c["name"] for c in cards if "avoids_traps" in (c.get("abilities") or [])})
+    avoiders = sorted(
+        {shown(c["name"]) for c in cards if "avoids_traps" in (c.get("abilities") or [])}
+    )
     # A Thief avoids the trap only before any card is lost (rules.py, TRAP_LOSS).
     if avoiders and n >= TRAP_LOSS:
         return _.ngettext(
@@ -355,7 +360,7 @@ def _trap_banner(view: Mapping[str, Any]) -> str:
 def _hand_label(c: Mapping[str, Any]) -> str:
     """``Corridor 10 (10p)``, ``Kobold (7, human type)``, ``Sleep (2D)``: a card in
     hand with what it does under the rules in force (the view's ``hand_cards``)."""
-    name = str(c.get("name", ""))
+    name = card(c.get("name", ""))
     if c.get("kind") == "corridor":
         return _("{card} ({perch}p)").format(card=name, perch=c.get("value"))
     if c.get("kind") == "monster":
@@ -365,7 +370,7 @@ def _hand_label(c: Mapping[str, Any]) -> str:
         return _("{card} ({n})").format(card=name, n=c.get("value"))
     if c.get("strength"):
         return _("{card} ({n})").format(card=name, n=c["strength"])
-    return name
+    return name.shown()
 
 
 def _names(view: Mapping[str, Any]) -> list[str] | None:
@@ -444,7 +449,7 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         hand = (
             [_hand_label(c) for c in cards]
             if isinstance(cards, list) and cards
-            else view.get("hand_labels") or view["hand"]
+            else view.get("hand_labels") or [shown(c) for c in view["hand"]]
         )
         lines.append(
             Text(
@@ -471,7 +476,9 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
                 text = _("{card} with the {weapon}")
             else:
                 text = "{card}"
-            members.append(text.format(card=m["card"], spell=m["spell"], weapon=m["weapon"]))
+            members.append(
+                text.format(card=card(m["card"]), spell=card(m["spell"]), weapon=card(m["weapon"]))
+            )
         lines.append(Text(_("In battle: {party}").format(party="; ".join(members)), style="yellow"))
         odds = battle_odds(view)
         if odds:
@@ -484,7 +491,7 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         lines.append(
             Text(
                 _("The charmed {monster} may be sent before another player").format(
-                    monster=view["charmed"]
+                    monster=card(view["charmed"])
                 )
             )
         )
@@ -510,7 +517,7 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
         deck.add_column(col)
     for c in catalog["deck"]:
         deck.add_row(
-            escape(c["name"]),
+            escape(shown(c["name"])),
             c["kind"],
             str(c["count"]),
             "" if c["value"] is None else str(c["value"]),
@@ -533,7 +540,8 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
         if treasure["weapon_bonus"]:
             eff.append(
                 _("+{n} to {users}").format(
-                    n=treasure["weapon_bonus"], users="/".join(treasure["weapon_users"])
+                    n=treasure["weapon_bonus"],
+                    users="/".join(shown(u) for u in treasure["weapon_users"]),
                 )
             )
         if treasure["special"] == "secret_door":
@@ -541,7 +549,7 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
         if treasure["special"] == "goddess":
             eff.append(_("roll 1D: 1-3 keeps the gold"))
         tr.add_row(
-            escape(treasure["name"]),
+            escape(shown(treasure["name"])),
             "OPEN" if treasure["open"] else "",
             treasure["gold"],
             escape("; ".join(eff)),
@@ -550,5 +558,5 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
     for col in (_("prize"), _("count"), _("gold")):
         pr.add_column(col)
     for p in catalog["prizes"]:
-        pr.add_row(escape(p["name"]), str(p["count"]), str(p["gold"]))
+        pr.add_row(escape(shown(p["name"])), str(p["count"]), str(p["gold"]))
     return Group(deck, tr, pr)

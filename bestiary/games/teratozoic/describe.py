@@ -6,8 +6,10 @@ with named placeholders; seats are named the way the table names them
 as Python data. A line says only what its event carries: the event's
 visibility already decides who may read it.
 
-Card and Era names are the (reconstructed, English) data files' and stay as
-they are spelt there; colours, piles and the game's phrases are translated.
+Card and Era names are the (reconstructed, English) data files'; a line shows
+each in the reader's language as a name the sentence declines (``card_name``:
+``{card:acc}``; ``locale/pl/nouns.toml``: ``pomarańczowy łokieć 1``, ``Era
+Apokaliptyczna``). Colours, piles and the game's phrases are translated.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from bestiary.engine.events import Event, seat_label
 from bestiary.i18n import N_, domain
 from bestiary.i18n.labels import label_with, patterns
+from bestiary.i18n.nouns import Noun
 
 from .cards import Card, Era, cards_from, default_eras
 
@@ -38,6 +41,17 @@ COLOURS: dict[str, str] = {
 POOL_SYMBOL = {"sun": "☉", "cross": "☒"}
 # Hand-placed monsters sit this far apart on the x axis (generation.MONSTER_GAP).
 _GAP = 100
+
+
+def card_name(name: object) -> Noun:
+    """A card's or Era's name as a sentence declines it: ``{card}`` is the
+    reader's name (``pomarańczowy łokieć 1``), ``{card:acc}`` its accusative."""
+    return _.noun(name)
+
+
+def shown(name: object) -> str:
+    """A card's or Era's name as the reader says it."""
+    return card_name(name).shown()
 
 
 def colour_label(colour: str) -> str:
@@ -100,18 +114,19 @@ class _Lines:
     def who(self, seat: Any) -> str:
         return seat_label(int(seat), self.names)
 
-    def card(self, card: Any) -> str:
-        return self.deck[card].name if isinstance(card, int) and 0 <= card < len(self.deck) else "?"
+    def card(self, card: Any) -> Noun:
+        known = isinstance(card, int) and 0 <= card < len(self.deck)
+        return card_name(self.deck[card].name if known else "?")
 
     def cards(self, ids: Sequence[Any]) -> str:
-        return ", ".join(self.card(c) for c in ids) or _("no cards")
+        return ", ".join(self.card(c).shown() for c in ids) or _("no cards")
 
     # -- one method per event kind ----------------------------------------------
     def era(self, d: Mapping[str, Any]) -> str:
         era = _era_named(str(d["era"]))
         if era is None:
-            return _("The {era} begins").format(era=d["era"])
-        return _("The {era} begins: {rules}").format(era=era.name, rules=era_rules(era))
+            return _("The {era} begins").format(era=card_name(d["era"]))
+        return _("The {era} begins: {rules}").format(era=card_name(era.name), rules=era_rules(era))
 
     def gene_pool(self, d: Mapping[str, Any]) -> str:
         return _("{name} starts with a Gene Pool ({colour} {symbol})").format(
@@ -212,7 +227,9 @@ class _Lines:
         return _("Every Gene Pool is shuffled with its Gene Pool Discard Pile for the last time")
 
     def generation(self, d: Mapping[str, Any]) -> str:
-        return _("— Generation {number} ({era}) —").format(number=d["number"], era=d["era"])
+        return _("— Generation {number} ({era}) —").format(
+            number=d["number"], era=card_name(d["era"])
+        )
 
     def final_tie(self, d: Mapping[str, Any]) -> str:
         creatures = int(d["creatures"])
@@ -286,6 +303,7 @@ def describe(event: Event, names: Names = None, deck: Sequence[Card] | None = No
 
 
 # -- what a button or a terminal choice says for each action (``bestiary.i18n.labels``) --
+# Every group (``card``, ``anchor``) is a card the phrase declines.
 ACTION_LABELS = patterns(
     [
         (r"hold (?P<card>.+)", N_("hold {card} back")),
@@ -324,4 +342,4 @@ ACTION_LABELS = patterns(
 def action_label(action: object, names: Names = None) -> str:
     """The action as a person reads it, in the current language (the text form
     ``str(action)`` stays what is submitted)."""
-    return label_with(str(action), ACTION_LABELS, _)
+    return label_with(str(action), ACTION_LABELS, _, lambda _group, value: card_name(value))

@@ -27,7 +27,7 @@ from bestiary.i18n.lazy import LazyHelp, LazyLines, fill
 
 from .cards import SYMBOL, Card, cards_from
 from .describe import _ as _t
-from .describe import cards_text, colour_label, describe, era_rules, points_text
+from .describe import card_name, cards_text, colour_label, describe, era_rules, points_text, shown
 from .solver import best_build
 from .tiles import Placement, edge, score_layout
 
@@ -128,10 +128,12 @@ def _phase(phase: str) -> str:
 
 
 def card_text(card: Card) -> Text:
-    """``∅ purple 6 fanged head [N S] ×2`` in the card's colour."""
+    """``∅ purple 6 fanged head [N S] ×2`` in the card's colour, its name in the
+    reader's language (``∅ fioletowa głowa z kłami 6``)."""
     mark = " ×2" if card.doubler else ""
     return Text(
-        f"{SYMBOL[card.colour]} {card.name} [{card.ends}]{mark}", style=STYLE.get(card.colour, "")
+        f"{SYMBOL[card.colour]} {shown(card.name)} [{card.ends}]{mark}",
+        style=STYLE.get(card.colour, ""),
     )
 
 
@@ -304,7 +306,7 @@ def _hold_preview(deck: Sequence[Card], view: Mapping[str, Any], seat: int) -> T
         out.append(
             "  "
             + _("hold {card} back: best build {points} ({change:+d})").format(
-                card=deck[c].name, points=points_text(score), change=score - best
+                card=card_name(deck[c].name), points=points_text(score), change=score - best
             )
             + "\n"
         )
@@ -391,7 +393,8 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
     deck = cards_from(view.get("cards_file") or "")
     era = view["era"]
     head = Text(
-        _("{era}: {rules}").format(era=era["name"], rules=era_rules(era)) + "\n", style="bold"
+        _("{era}: {rules}").format(era=card_name(era["name"]), rules=era_rules(era)) + "\n",
+        style="bold",
     )
     head.append(
         _(
@@ -402,7 +405,7 @@ def render_view(game: Game, view: Mapping[str, Any], events: Sequence[Event]) ->
             phase=_phase(view["phase"]),
             deck=view["mutations_deck"],
             discard=view["mutations_discard"],
-            eras=", ".join(view["eras_left"]) or _("none"),
+            eras=", ".join(shown(e) for e in view["eras_left"]) or _("none"),
         )
     )
     parts: list[RenderableType] = [head, _players(view)]
@@ -441,7 +444,7 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
         table.add_column(col)
     for c in catalog["cards"]:
         table.add_row(
-            Text(c["name"]),  # a designer's text: data, never markup
+            Text(shown(c["name"])),  # a designer's text: data, never markup
             escape(c["set"]),
             {"sun": "☉", "cross": "☒"}.get(c["pool"], ""),
             Text(
@@ -464,7 +467,7 @@ def render_catalog(catalog: Mapping[str, Any]) -> RenderableType:
         eras.add_column(escape(col))
     for e in catalog["eras"]:
         eras.add_row(
-            Text(e["name"]),
+            Text(shown(e["name"])),
             f"{e['min_players']}+" if e["min_players"] else _("all"),
             f"{e['draw'][0]} + {e['draw'][1]}",
             str(e["min_play"]),

@@ -3,8 +3,8 @@
 // your hand as cards, the treasures (others' hidden until OPEN or used) and
 // the legal actions grouped by what they do.
 import { getJSON, h, pageStyle, postJSON } from "../js/api.js";
-import { card, svg } from "../js/cards.js";
-import { statusLine } from "../js/generic.js";
+import { card, cardName, svg } from "../js/cards.js";
+import { actionLabel, statusLine } from "../js/generic.js";
 import { morph } from "../js/morph.js";
 
 pageStyle("monster-maker", import.meta.url); // its stylesheet sits next to it
@@ -49,15 +49,17 @@ function actionPanel(legal, view, api) {
     return out;
   };
   const info = new Map((view.hand_cards || []).map((c) => [c.name, c]));
+  // A card by its name in the page's language (cardName), with what it is worth.
   const strength = (name) => {
     const c = info.get(name);
-    if (!c) return name;
-    if (c.kind === "corridor") return `${name} (${c.value}p)`;
-    if (c.kind === "monster") return `${name} (${c.value})`;
-    return c.strength ? `${name} (${c.strength})` : name;
+    const said = cardName(name);
+    if (!c) return said;
+    if (c.kind === "corridor") return `${said} (${c.value}p)`;
+    if (c.kind === "monster") return `${said} (${c.value})`;
+    return c.strength ? `${said} (${c.strength})` : said;
   };
   const who = (s) => seatName(api, Number(s));
-  const button = (a, text, cls = "action") => h("button", { type: "button", class: cls, "data-action": a, title: a, onclick: () => ((selected = null), api.act(a)) }, text);
+  const button = (a, text, cls = "action") => h("button", { type: "button", class: cls, "data-action": a, title: last ? actionLabel(last[1], a) : a, onclick: () => ((selected = null), api.act(a)) }, text);
   const group = (key, title, hint, ...content) => {
     const items = content.flat().filter(Boolean);
     if (!items.length) return;
@@ -81,10 +83,10 @@ function actionPanel(legal, view, api) {
     "Battle",
     t("Battle"),
     t("add characters, spells and weapons, then roll"),
-    take((a) => a.startsWith("dispel with ")).map((a) => button(a, t("dispel with {card}", { card: a.slice(12) }))),
+    take((a) => a.startsWith("dispel with ")).map((a) => button(a, t("dispel with {card}", { card: cardName(a.slice(12)) }))),
     take((a) => a.startsWith("fight with ")).map((a) => withOdds(button(a, t("fight with {card}", { card: strength(a.slice(11)) })), view, a.slice(11))),
-    aimed(take((a) => a.startsWith("cast ")), /^cast (.+) by (.+)$/, (k) => t("cast {spell} →", { spell: strength(k) }), (m) => t("by {card}", { card: m[2] })),
-    aimed(take((a) => a.startsWith("wield ")), /^wield (.+) by (.+)$/, (k) => t("wield {treasure} →", { treasure: k }), (m) => t("by {card}", { card: m[2] })),
+    aimed(take((a) => a.startsWith("cast ")), /^cast (.+) by (.+)$/, (k) => t("cast {spell} →", { spell: strength(k) }), (m) => t("by {card}", { card: cardName(m[2]) })),
+    aimed(take((a) => a.startsWith("wield ")), /^wield (.+) by (.+)$/, (k) => t("wield {treasure} →", { treasure: cardName(k) }), (m) => t("by {card}", { card: cardName(m[2]) })),
     take((a) => a === "roll").map((a) => withOdds(button(a, t("roll the dice"), "action mm-roll"), view, null)),
   );
   group("Detour", t("Detour"), t("go around the monster (both cards are discarded)"), take((a) => a === "detour").map((a) => button(a, t("detour"))));
@@ -92,21 +94,21 @@ function actionPanel(legal, view, api) {
     "Trap",
     t("Trap"),
     t("lose cards, or a Thief avoids it"),
-    take((a) => a.startsWith("avoid trap with ")).map((a) => button(a, t("avoid it with {card}", { card: a.slice(16) }))),
-    take((a) => a.startsWith("lose ")).map((a) => button(a, t("lose {card}", { card: a.slice(5) }))),
+    take((a) => a.startsWith("avoid trap with ")).map((a) => button(a, t("avoid it with {card}", { card: cardName(a.slice(16)) }))),
+    take((a) => a.startsWith("lose ")).map((a) => button(a, t("lose {card}", { card: cardName(a.slice(5)) }))),
   );
   group(
     "Secret door",
     t("Secret door"),
     t("a Thief or a Dwarf opens it: two more treasures"),
-    take((a) => a.startsWith("open door with ")).map((a) => button(a, t("open it with {card}", { card: a.slice(15) }))),
+    take((a) => a.startsWith("open door with ")).map((a) => button(a, t("open it with {card}", { card: cardName(a.slice(15)) }))),
     take((a) => a === "leave door").map((a) => button(a, t("leave it"))),
   );
   group(
     "After the battle",
     t("After the battle"),
     null,
-    take((a) => a.startsWith("heal ")).map((a) => button(a, t("heal {card}", { card: a.slice(5) }))),
+    take((a) => a.startsWith("heal ")).map((a) => button(a, t("heal {card}", { card: cardName(a.slice(5)) }))),
     take((a) => a.startsWith("send monster to seat ")).map((a) => button(a, t("send the monster to {name}", { name: who(a.slice(21)) }))),
   );
   group(
@@ -116,7 +118,7 @@ function actionPanel(legal, view, api) {
     take((a) => a === "pass").map((a) => button(a, t("pass"))),
     take((a) => a === "end turn").map((a) => button(a, t("end turn"))),
   );
-  group("Discard", t("Discard a card"), view.phase === "discard" ? null : t("with 8 cards you must play or discard one before your turn ends"), take((a) => a.startsWith("discard ")).map((a) => button(a, a.slice(8), "action small")));
+  group("Discard", t("Discard a card"), view.phase === "discard" ? null : t("with 8 cards you must play or discard one before your turn ends"), take((a) => a.startsWith("discard ")).map((a) => button(a, cardName(a.slice(8)), "action small")));
   group("Other", t("Other"), null, [...rest].map((a) => button(a, a)));
   return box;
 }
@@ -145,7 +147,7 @@ function treasureNote(name) {
   const bits = [goldText(tr.gold)];
   if (tr.return_penalty) bits.push(t("road back +{n}p", { n: tr.return_penalty }));
   if (tr.battle_penalty) bits.push(t("battles back −{n}", { n: tr.battle_penalty }));
-  if (tr.weapon_bonus) bits.push(t("+{n} to {who}", { n: tr.weapon_bonus, who: tr.weapon_users.join("/") }));
+  if (tr.weapon_bonus) bits.push(t("+{n} to {who}", { n: tr.weapon_bonus, who: tr.weapon_users.map(cardName).join("/") }));
   if (tr.dispels_undead) bits.push(t("dispels undead"));
   return bits.join(", ");
 }
@@ -198,7 +200,7 @@ function cardOf(c, opts = {}) {
   const kind = t(KIND_NAME[c.kind] || c.kind);
   const title = c.kind === "monster" && c.mtype ? kind + " · " + t(MTYPE_NAME[c.mtype] || c.mtype) : kind;
   return card({
-    name: c.name,
+    name: cardName(c.name), // the page's language; the aria-label says it too
     type: title,
     value: c.value,
     nature: c.dice,
@@ -226,6 +228,13 @@ function tableCard(c, cls = "") {
 function actionsFor(name, legal) {
   const uses = [`play ${name}`, `fight with ${name}`, `lose ${name}`, `discard ${name}`, `heal ${name}`, `dispel with ${name}`, `open door with ${name}`, `avoid trap with ${name}`];
   return legal.filter((a) => uses.includes(a) || a.startsWith(`place ${name} before seat `) || a.startsWith(`cast ${name} by `) || a.endsWith(` by ${name}`));
+}
+
+// A selected card's move as the server labels it ("zagraj Korytarz 10"); without
+// labels, its text form with the seat named.
+function choiceLabel(state, a, api) {
+  const said = actionLabel(state, a);
+  return said !== a ? said : a.replace(/before seat (\d+)$/, (_, s) => t("before {name}", { name: seatName(api, Number(s)) }));
 }
 
 let selected = null; // a hand card whose several actions are on show
@@ -269,7 +278,7 @@ const TYPE_HELP = {
 
 // The full text of a hand card, for the hover/tap help.
 export function cardHelp(c) {
-  const lines = [c.name];
+  const lines = [cardName(c.name)];
   if (c.kind === "corridor") lines.push(t("Corridor, {n}p long. Play it to walk on: out to the treasure room, then back exactly as far.", { n: c.value }));
   else if (c.kind === "monster") {
     lines.push(t("Monster, strength {n}. Place it in front of an opponent's corridor: they must roll {n} or more with characters to pass.", { n: c.value }));
@@ -285,12 +294,12 @@ export function cardHelp(c) {
 
 function treasureHelp(name) {
   const tr = catalog.treasures && catalog.treasures.get(name);
-  if (!tr) return name;
-  const lines = [name, goldText(tr.gold)];
+  if (!tr) return cardName(name);
+  const lines = [cardName(name), goldText(tr.gold)];
   if (tr.open) lines.push(t("OPEN: shown to everyone as soon as it is drawn."));
   if (tr.return_penalty) lines.push(t("The road back is {n}p longer.", { n: tr.return_penalty }));
   if (tr.battle_penalty) lines.push(t("Battles on the road back are at −{n}.", { n: tr.battle_penalty }));
-  if (tr.weapon_bonus) lines.push(t("Weapon on the road back: +{n} to a {who}; not used up.", { n: tr.weapon_bonus, who: tr.weapon_users.join("/") }));
+  if (tr.weapon_bonus) lines.push(t("Weapon on the road back: +{n} to a {who}; not used up.", { n: tr.weapon_bonus, who: tr.weapon_users.map(cardName).join("/") }));
   if (tr.dispels_undead) lines.push(t("Dispels an undead monster, and you keep it."));
   if (tr.special === "secret_door") lines.push(t("A Thief or a Dwarf opens it: two more treasures."));
   return lines.join("\n");
@@ -307,7 +316,7 @@ function prizeText(name) {
   const p = catalog.prizes && catalog.prizes.get(name);
   const m = /(\d+)/.exec(name);
   const gold = p ? p.gold : m ? m[1] : null;
-  return gold === null ? name : t("prize: {gold} gold", { gold });
+  return gold === null ? cardName(name) : t("prize: {gold} gold", { gold });
 }
 
 // -- the corridor track ---------------------------------------------------------
@@ -364,7 +373,7 @@ const STATUS = { outward: N_("outward"), returning: N_("returning"), home: N_("h
 
 function treasureChip(name, hidden, note) {
   const help = hidden ? t("A treasure card: hidden until it is OPEN or used.") : treasureHelp(name);
-  return h("span", { class: "mm-treasure" + (hidden ? " hidden" : ""), title: [note, hidden ? "" : treasureNote(name)].filter(Boolean).join(" — "), "data-help": help, tabindex: "0" }, hidden ? t("? treasure") : `◆ ${name}`);
+  return h("span", { class: "mm-treasure" + (hidden ? " hidden" : ""), title: [note, hidden ? "" : treasureNote(name)].filter(Boolean).join(" — "), "data-help": help, tabindex: "0" }, hidden ? t("? treasure") : `◆ ${cardName(name)}`);
 }
 
 // Treasures banked at home, with their gold (dice rolled once, at the end),
@@ -377,7 +386,7 @@ function bankedChips(p) {
     return c ? goldText(c.gold) : "";
   };
   return [
-    ...p.banked.map((tr) => h("span", { class: "mm-gold" + (p.worthless.includes(tr) ? " worthless" : ""), "data-help": treasureHelp(tr), tabindex: "0" }, [tr, gold(tr)].filter(Boolean).join(" · "))),
+    ...p.banked.map((tr) => h("span", { class: "mm-gold" + (p.worthless.includes(tr) ? " worthless" : ""), "data-help": treasureHelp(tr), tabindex: "0" }, [cardName(tr), gold(tr)].filter(Boolean).join(" · "))),
     ...p.prizes.map((pr) => h("span", { class: "mm-gold prize" }, prizeText(pr))),
   ];
 }
@@ -394,7 +403,7 @@ function playerRow(p, view, api, turn) {
   ];
   const banked = bankedChips(p);
   const place = selected && `place ${selected} before seat ${p.seat}`;
-  const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, t("place the {card} here", { card: selected })) : null;
+  const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, t("place the {card} here", { card: cardName(selected) })) : null;
   return h(
     "div",
     { class: "mm-player" + (mine ? " mine" : "") + (turn ? " turn" : "") + (placeHere ? " target" : ""), "data-seat": p.seat },
@@ -404,7 +413,7 @@ function playerRow(p, view, api, turn) {
       "div",
       { class: "mm-row mm-details" },
       p.monster
-        ? h("span", { class: "mm-monster", "data-monster": p.monster, tabindex: "0", "data-help": cardHelp({ name: p.monster, kind: "monster", value: p.monster_strength }) }, t("⚔ {monster} (strength {n}) in the way", { monster: p.monster, n: p.monster_strength }))
+        ? h("span", { class: "mm-monster", "data-monster": p.monster, tabindex: "0", "data-help": cardHelp({ name: p.monster, kind: "monster", value: p.monster_strength }) }, t("⚔ {monster} (strength {n}) in the way", { monster: cardName(p.monster), n: p.monster_strength }))
         : h("span", { class: "muted" }, t("no monster in the way")),
       h("span", { class: "mm-hand-size" }, tn("hand: {n} card", "hand: {n} cards", p.hand_size)),
       treasures.length ? h("span", { class: "mm-treasures" }, t("carries:"), " ", ...treasures) : null,
@@ -421,7 +430,7 @@ function playerRow(p, view, api, turn) {
 function treasureCard(name, note) {
   const c = catalog.treasures && catalog.treasures.get(name);
   const el = card({
-    name,
+    name: cardName(name),
     type: t("treasure"),
     family: c ? goldText(c.gold) : undefined,
     note,
@@ -489,9 +498,9 @@ function battleOdds(view, extra) {
 
 // The terminal's line: each member's dice, the princess's penalty, the monster, the chance.
 function oddsLine(got) {
-  let dice = got.party.map((m) => `${m.character} ${m.dice}` + (m.spell ? ` + ${m.spell} ${m.spell_dice}` : "")).join(" + ");
+  let dice = got.party.map((m) => `${cardName(m.character)} ${m.dice}` + (m.spell ? ` + ${cardName(m.spell)} ${m.spell_dice}` : "")).join(" + ");
   if (got.penalty) dice = t("{dice} −{n} (princess)", { dice, n: got.penalty });
-  return t("{dice} vs {monster} {strength}: {chance}% to win", { dice, monster: got.monster, strength: got.monster_strength, chance: Math.round(got.win * 100) });
+  return t("{dice} vs {monster} {strength}: {chance}% to win", { dice, monster: cardName(got.monster), strength: got.monster_strength, chance: Math.round(got.win * 100) });
 }
 
 // A fight or roll button with its odds: the chance on the button, the whole line in its title.
@@ -515,14 +524,14 @@ function battleResult(ev, api) {
     h(
       "li",
       {},
-      h("strong", {}, r.card),
+      h("strong", {}, cardName(r.card)),
       r.roll !== undefined ? [" ", r.dice, " → ", die(r.roll)] : "",
-      r.spell ? [" + ", r.spell, r.spell_dice ? ` ${r.spell_dice}` : "", " → ", die(r.spell_roll !== undefined ? r.spell_roll : r.strength)] : "",
-      r.weapon ? ` + ${r.weapon}` : "",
+      r.spell ? [" + ", cardName(r.spell), r.spell_dice ? ` ${r.spell_dice}` : "", " → ", die(r.spell_roll !== undefined ? r.spell_roll : r.strength)] : "",
+      r.weapon ? ` + ${cardName(r.weapon)}` : "",
       ` = ${r.strength}`,
     ),
   );
-  const head = d.won ? t("{name} beats {monster} ({n}): total", { name: seatName(api, d.seat), monster: d.monster, n: d.monster_strength }) : t("{name} loses to {monster} ({n}): total", { name: seatName(api, d.seat), monster: d.monster, n: d.monster_strength });
+  const head = d.won ? t("{name} beats {monster} ({n}): total", { name: seatName(api, d.seat), monster: cardName(d.monster), n: d.monster_strength }) : t("{name} loses to {monster} ({n}): total", { name: seatName(api, d.seat), monster: cardName(d.monster), n: d.monster_strength });
   return h(
     "div",
     { class: "mm-battle-result " + (d.won ? "won" : "lost") },
@@ -535,7 +544,7 @@ function battlePanel(view, state, api) {
   const out = [];
   const me = view.players[view.turn];
   if (view.battle.length) {
-    const monster = me && me.monster ? t("{monster} (strength {n})", { monster: me.monster, n: me.monster_strength }) : t("the monster");
+    const monster = me && me.monster ? t("{monster} (strength {n})", { monster: cardName(me.monster), n: me.monster_strength }) : t("the monster");
     out.push(
       h(
         "div",
@@ -551,7 +560,7 @@ function battlePanel(view, state, api) {
           me && me.monster ? tableCard({ ...parseLabel(me.monster, new Set()), kind: "monster", value: me.monster_strength, mark: t("strength {n}", { n: me.monster_strength }) }, "mm-foe") : "",
           h("span", { class: "mm-versus", "aria-hidden": "true" }, "⚔"),
           ...view.battle.map((b) =>
-            h("div", { class: "mm-fighter" }, tableCard(parseLabel(b.card, new Set())), b.spell ? h("div", {}, t("casts {spell}", { spell: b.spell })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: b.weapon })) : ""),
+            h("div", { class: "mm-fighter" }, tableCard(parseLabel(b.card, new Set())), b.spell ? h("div", {}, t("casts {spell}", { spell: cardName(b.spell) })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: cardName(b.weapon) })) : ""),
           ),
         ),
       ),
@@ -570,16 +579,16 @@ function prompt(view, state) {
     case "trap":
       return tn("TRAP! Lose {n} more card — or avoid it with a character who can.", "TRAP! Lose {n} more cards — or avoid it with a character who can.", view.to_lose);
     case "battle":
-      return t("Battle against {monster} (strength {n}): add characters, cast spells, wield weapons, then roll.", { monster: me.monster, n: me.monster_strength });
+      return t("Battle against {monster} (strength {n}): add characters, cast spells, wield weapons, then roll.", { monster: cardName(me.monster), n: me.monster_strength });
     case "door":
       return t("The Secret Door is open: send a character through it, or leave it.");
     case "discard":
       return t("The dispel was your action and you hold too many cards: discard one.");
     case "after":
-      return view.charmed ? t("You charmed the {monster}: send it before another player, or end your turn.", { monster: view.charmed }) : t("The battle is over: heal a fallen character, or end your turn.");
+      return view.charmed ? t("You charmed the {monster}: send it before another player, or end your turn.", { monster: cardName(view.charmed) }) : t("The battle is over: heal a fallen character, or end your turn.");
     default:
       return me && me.monster
-        ? t("A {monster} (strength {n}) blocks your way: fight it, dispel it, detour around it — or play on someone else.", { monster: me.monster, n: me.monster_strength })
+        ? t("A {monster} (strength {n}) blocks your way: fight it, dispel it, detour around it — or play on someone else.", { monster: cardName(me.monster), n: me.monster_strength })
         : t("Your turn: play a corridor, place a monster before an opponent, discard or pass.");
   }
 }
@@ -594,7 +603,7 @@ export function finalPanel(view, api, result) {
   const line = (s) => {
     const g = f.gold[s];
     const detail = (f.detail && f.detail[s]) || [];
-    const worth = detail.map(([name, gold]) => `${name} (${gold})`).join(", ");
+    const worth = detail.map(([name, gold]) => `${cardName(name)} (${gold})`).join(", ");
     const head = byWins ? seatName(api, s) + ": " + tn("{n} dungeon won", "{n} dungeons won", f.scores[s]) + ", " + t("{gold} gold", { gold: g }) : seatName(api, s) + ": " + t("{gold} gold", { gold: g });
     return h("li", { class: winners.has(s) ? "winner" : "" }, head, winners.has(s) ? (" ★ " + t("winner")) : "", worth ? h("span", { class: "muted" }, ` (${worth})`) : "");
   };
@@ -670,7 +679,7 @@ export function render(root, state, api) {
                 "data-action": direct || undefined,
                 "data-help": cardHelp(c),
                 disabled: !acts.length,
-                title: direct || (acts.length ? tn("{n} way to use it", "{n} ways to use it", acts.length) : c.name),
+                title: direct ? actionLabel(state, direct) : acts.length ? tn("{n} way to use it", "{n} ways to use it", acts.length) : cardName(c.name),
                 onclick: () => {
                   if (direct) {
                     selected = null;
@@ -686,13 +695,13 @@ export function render(root, state, api) {
           }),
         ),
         choices.length
-          ? h("div", { class: "action-group mm-choices" }, h("span", { class: "verb" }, `${selected}:`), ...choices.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => ((selected = null), api.act(a)) }, a.replace(/before seat (\d+)$/, (_, s) => t("before {name}", { name: seatName(api, Number(s)) })))))
+          ? h("div", { class: "action-group mm-choices" }, h("span", { class: "verb" }, `${cardName(selected)}:`), ...choices.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => ((selected = null), api.act(a)) }, choiceLabel(state, a, api))))
           : null,
       ),
     );
     parts.push(treasuresPanel(view));
   }
-  if (view.fallen && view.fallen.length) parts.push(h("p", { class: "muted" }, t("Fallen this battle: {cards}", { cards: view.fallen.join(", ") })));
+  if (view.fallen && view.fallen.length) parts.push(h("p", { class: "muted" }, t("Fallen this battle: {cards}", { cards: view.fallen.map(cardName).join(", ") })));
   if (view.final) {
     parts.push(finalPanel(view, api, state.result));
   }

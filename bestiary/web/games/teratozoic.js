@@ -3,8 +3,8 @@
 // and loose ends), your hand and held-back genes, and the choices of each
 // phase as buttons (hold / build / take / keep), with clickable cards.
 import { getJSON, h, pageStyle } from "../js/api.js";
-import { card, svg } from "../js/cards.js";
-import { statusLine } from "../js/generic.js";
+import { card, cardName, svg } from "../js/cards.js";
+import { actionLabel, statusLine } from "../js/generic.js";
 import { morph, on } from "../js/morph.js";
 
 pageStyle("teratozoic", import.meta.url); // its stylesheet sits next to it
@@ -23,9 +23,15 @@ function actionGroups(legal, groups, api) {
     const acts = [...rest].filter(test);
     if (!acts.length) continue;
     acts.forEach((a) => rest.delete(a));
-    box.append(h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...acts.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, label ? label(a) : a))));
+    box.append(h("div", { class: "action-group", "data-group": name }, h("span", { class: "verb" }, t(name)), ...acts.map((a) => h("button", { type: "button", class: "action", "data-action": a, onclick: () => api.act(a) }, label ? label(a) : said(a)))));
   }
   return box;
+}
+
+// An action as the server labels it in the page's language ("weź pomarańczowy łokieć 1"),
+// else its text form.
+function said(a) {
+  return deck.last ? actionLabel(deck.last[1], a) : a;
 }
 
 const COLOUR = { orange: "#d9781e", red: "#c0392b", purple: "#8a4fb0", blue: "#2f6fb5", green: "#3f8f4a", yellow: "#c9a31a", grey: "#7a7f87", "three-colour": "#444" };
@@ -39,10 +45,10 @@ const BUILT_AS = {
 
 const GROUPS = [
   [N_("Express"), (a) => a === "express", () => t("express: play every card not held back")],
-  [N_("Hold back"), (a) => a.startsWith("hold "), (a) => t("hold back {card}", { card: a.slice(5) })],
+  [N_("Hold back"), (a) => a.startsWith("hold "), (a) => t("hold back {card}", { card: cardName(a.slice(5)) })],
   [N_("Build"), (a) => a.startsWith("build "), (a) => (a === "build best" ? t("build best — the solver's best monsters") : a === "build flat" ? t("build flat — the cards laid out unconnected") : a === "build placed" ? t("build as placed") : a)],
-  [N_("Take (winner)"), (a) => a.startsWith("take "), (a) => t("take {card}", { card: a.slice(5) })],
-  [N_("Keep"), (a) => a.startsWith("keep "), (a) => t("keep {card}", { card: a.slice(5) })],
+  [N_("Take (winner)"), (a) => a.startsWith("take "), (a) => t("take {card}", { card: cardName(a.slice(5)) })],
+  [N_("Keep"), (a) => a.startsWith("keep "), (a) => t("keep {card}", { card: cardName(a.slice(5)) })],
 ];
 
 // -- the cards ---------------------------------------------------------------------------------
@@ -102,7 +108,7 @@ const SIDE_NAME = { N: N_("top"), S: N_("bottom"), E: N_("right"), W: N_("left")
 // The full text of a card (hover or long-press: js/help.js).
 export function cardHelp(id) {
   const c = cardInfo(id);
-  const lines = [c.name, t("{colour} · value {value}", { colour: t(COLOUR_NAME[c.colour] || c.colour), value: c.value })];
+  const lines = [cardName(c.name), t("{colour} · value {value}", { colour: t(COLOUR_NAME[c.colour] || c.colour), value: c.value })];
   if (c.ends) {
     const sides = endsOf(c, false).map(([side, off]) => t(SIDE_NAME[side]) + (off ? "*" : ""));
     lines.push(t("Ends (where it connects): {sides}", { sides: sides.join(", ") || t("none") }));
@@ -117,7 +123,8 @@ export function cardHelp(id) {
 
 function handCard(id, opts = {}) {
   const c = cardInfo(id);
-  const el = card({ name: c.part || c.name, type: t(COLOUR_NAME[c.colour] || c.colour), value: c.value, family: c.ends ? t("ends {ends}", { ends: c.ends }) : undefined, note: c.doubler ? t("doubles its monster") : undefined, colour: COLOUR[c.colour] || "#5f6b7a", width: opts.width || 80, selected: opts.selected });
+  // The face prints the body part ("łokieć"), in the page's language.
+  const el = card({ name: c.part ? cardName(c.part) : cardName(c.name), type: t(COLOUR_NAME[c.colour] || c.colour), value: c.value, family: c.ends ? t("ends {ends}", { ends: c.ends }) : undefined, note: c.doubler ? t("doubles its monster") : undefined, colour: COLOUR[c.colour] || "#5f6b7a", width: opts.width || 80, selected: opts.selected });
   el.setAttribute("data-help", cardHelp(id));
   return el;
 }
@@ -146,10 +153,14 @@ function endsOf(c, turned) {
 // One card as a tile at (gx, gy) of an SVG: its value, its part and its ends.
 function drawTile(g, info, turned, gx, gy) {
   const col = COLOUR[info.colour] || "#777";
-  g.append(svg("title", {}, info.name + (turned ? " " + t("(turned)") : "")));
+  g.append(svg("title", {}, cardName(info.name) + (turned ? " " + t("(turned)") : "")));
   g.append(svg("rect", { x: gx + 1, y: gy + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: "#fffdf6", stroke: col, "stroke-width": 3 }));
   g.append(svg("text", { x: gx + CELL / 2, y: gy + 27, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: col }, String(info.value)));
-  g.append(svg("text", { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": 8.5, fill: "#333" }, (info.part || "").slice(0, 12)));
+  // The part in the page's language; a long one ("opancerzony kręgosłup") in smaller letters.
+  const part = info.part ? cardName(info.part) : "";
+  const partAttrs = { x: gx + CELL / 2, y: gy + 43, "text-anchor": "middle", "font-size": Math.max(6, Math.min(8.5, 102 / Math.max(part.length, 1))).toFixed(1), fill: "#333" };
+  if (part.length > 17) Object.assign(partAttrs, { textLength: CELL - 6, lengthAdjust: "spacingAndGlyphs" }); // always fits
+  g.append(svg("text", partAttrs, part));
   for (const [side, off] of endsOf(info, turned)) {
     // "+" is right of centre on N/S edges and above it on E/W edges.
     const q = off * (CELL / 4);
@@ -162,7 +173,7 @@ function drawTile(g, info, turned, gx, gy) {
 function tile(id, turned) {
   const info = cardInfo(id);
   const s = svg("svg", { width: CELL, height: CELL, viewBox: `0 0 ${CELL} ${CELL}`, class: "tz-tile", role: "img" });
-  s.setAttribute("aria-label", info.name + (turned ? " " + t("(turned)") : ""));
+  s.setAttribute("aria-label", cardName(info.name) + (turned ? " " + t("(turned)") : ""));
   const g = svg("g", { class: "tz-cell", "data-card": id, "data-help": cardHelp(id) });
   drawTile(g, info, turned, 0, 0);
   s.append(g);
@@ -216,13 +227,13 @@ function eraPanel(view) {
   return h(
     "div",
     { class: "tz-era" },
-    h("div", { class: "tz-era-name" }, e.name),
+    h("div", { class: "tz-era-name" }, cardName(e.name)),
     h(
       "div",
       { class: "tz-era-rules" },
       t("draw {m} mutations + {g} from your Gene Pool · play at least {min} · the winner gains {wp} from play + {wh} from hand · the others {oh} from hand", { m: e.mutations, g: e.gene_pool, min: e.min_play, wp: e.winner_play, wh: e.winner_hand, oh: e.others_hand }),
     ),
-    h("div", { class: "muted" }, t("Generation {n} · phase {phase} · Mutations Deck {deck} · Mutations Deck Discard Pile {discard} · Eras to come: {eras}", { n: view.generation, phase: t(PHASE_NAME[view.phase] || view.phase), deck: view.mutations_deck, discard: view.mutations_discard, eras: view.eras_left.join(", ") || t("none — this is the last") })),
+    h("div", { class: "muted" }, t("Generation {n} · phase {phase} · Mutations Deck {deck} · Mutations Deck Discard Pile {discard} · Eras to come: {eras}", { n: view.generation, phase: t(PHASE_NAME[view.phase] || view.phase), deck: view.mutations_deck, discard: view.mutations_discard, eras: view.eras_left.map(cardName).join(", ") || t("none — this is the last") })),
   );
 }
 
@@ -274,13 +285,13 @@ export function endPanel(view, state, api) {
   let why;
   let rule;
   if (kind === "final-era") {
-    why = t("The {era} — the final Era — has run its course. In it no Gene Pool is reshuffled: a player whose Gene Pool runs out plays a last, shorter hand and then stops. Once one or fewer players could still play a generation, the game ended (generation {n}).", { era: view.era.name, n: view.generation });
+    why = t("The {era} — the final Era — has run its course. In it no Gene Pool is reshuffled: a player whose Gene Pool runs out plays a last, shorter hand and then stops. Once one or fewer players could still play a generation, the game ended (generation {n}).", { era: cardName(view.era.name), n: view.generation });
     rule = t("Rulebook, Teratozoic Era: “once a player's Gene Pool is exhausted they cannot shuffle it and thus cannot compete in any more generations … when one or fewer players are able to compete, the game is over.”");
   } else if (kind === "eliminated") {
     why = finalEra ? t("Every other player was eliminated, so one or fewer players could compete and the game ended in generation {n}.", { n: view.generation }) : t("Every other player was eliminated, so one or fewer players could compete and the game ended in generation {n}, before the final Era.", { n: view.generation });
     rule = t("Rulebook, Mutation: “if a player ever has fewer than five cards in their entire Gene Pool (including their Gene Pool Discard Pile and hand), they lose the game.”");
   } else {
-    why = t("After generation {n}, every player still in the game had fewer than five cards in their whole Gene Pool: ties put Gene Pool cards into play, and those not gained went to the Mutations discard pile. Such a player loses the game; since all of them would lose at once, nobody could compete any more, so the game ended here, in the {era}, and everyone was scored as they stood.", { n: view.generation, era: view.era.name });
+    why = t("After generation {n}, every player still in the game had fewer than five cards in their whole Gene Pool: ties put Gene Pool cards into play, and those not gained went to the Mutations discard pile. Such a player loses the game; since all of them would lose at once, nobody could compete any more, so the game ended here, in the {era}, and everyone was scored as they stood.", { n: view.generation, era: cardName(view.era.name) });
     rule = t("Rulebook, Mutation: “if a player ever has fewer than five cards in their entire Gene Pool … they lose the game.” What happens when everyone falls below five at once is our reading (RULES.md, Elimination).");
   }
   lines.push(h("p", { class: "tz-end-why" }, why), h("p", { class: "tz-end-rule muted" }, rule));
@@ -390,7 +401,7 @@ function handPanel(view, state, api) {
         "data-action": !movable && act ? act : undefined,
         disabled: !(movable || act),
         draggable: movable ? "true" : undefined,
-        title: movable ? (where === "held" ? t("click or drag back to express it") : t("click or drag to hold it back")) : act || cardInfo(id).name,
+        title: movable ? (where === "held" ? t("click or drag back to express it") : t("click or drag to hold it back")) : act ? said(act) : cardName(cardInfo(id).name),
         onclick: () => (movable ? toggle(id) : act && api.act(act)),
         ondragstart: (e) => {
           dragStarted();
@@ -597,7 +608,7 @@ function dropSpot(cls, fits, opts, api, extra) {
       if (text) api.act(text);
     },
   };
-  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act || (fits.length ? t("drop a card here") : ""), ...extra, ...handlers });
+  const el = h("div", { class: cls + (act ? " fits" : ""), "data-fits": fits.join(" "), "data-action": act || undefined, role: act ? "button" : undefined, tabindex: act ? "0" : undefined, title: act ? said(act) : fits.length ? t("drop a card here") : "", ...extra, ...handlers });
   if (cls === "tz-target") el.append(h("span", { class: "tz-target-mark" }, act ? (act.endsWith(" turned") ? t("here, turned") : t("here")) : "+"));
   return el;
 }
@@ -672,7 +683,7 @@ function placingPanel(view, state, api) {
           },
         },
         tile(c, place.turned),
-        h("span", { class: "tz-tocard-name" }, cardInfo(c).name),
+        h("span", { class: "tz-tocard-name" }, cardName(cardInfo(c).name)),
       );
     }),
   );
@@ -778,7 +789,7 @@ export function render(root, state, api) {
     }
     parts.push(box);
   }
-  if (view.phase === "breed-hand" && view.taken.length) parts.push(h("p", { class: "muted" }, t("Taken by the winner: {cards}", { cards: view.taken.map((c) => cardInfo(c).name).join(", ") })));
+  if (view.phase === "breed-hand" && view.taken.length) parts.push(h("p", { class: "muted" }, t("Taken by the winner: {cards}", { cards: view.taken.map((c) => cardName(cardInfo(c).name)).join(", ") })));
 
   // The end: each Gene Pool scored as monsters.
   const finals = view.players.filter((p) => p.final);

@@ -12,6 +12,17 @@ export function svg(tag, attrs, text) {
   return e;
 }
 
+// A card's name in the page's language: the catalog (GET /api/i18n/{lang}) carries
+// each game's translated card names keyed "card name\u0004" + the name as the game
+// data spells it (Monster Maker's "Corridor 10" -> "Korytarz 10"); a name without
+// one, or an English page, shows as it is. Actions keep the data's name.
+export const CARD_NAME = "card name\u0004";
+export function cardName(name) {
+  const key = CARD_NAME + name;
+  const said = t(key);
+  return said && said !== key ? said : String(name);
+}
+
 const PALETTE = ["#b5472f", "#2f6fb5", "#3f8f4a", "#8a4fb0", "#c08a1e", "#1e8f8f", "#b03a78", "#5f6b7a", "#7a5230", "#3c4fa8"];
 
 export function colourOf(key) {

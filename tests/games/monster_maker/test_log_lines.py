@@ -97,7 +97,7 @@ def test_monsters_show_strength_and_type() -> None:
     with use_language("pl"):
         assert _line("monster", seat=0, target=2, monster="Ogre", strength=14, type="human") == (
             # "przed graczem gracz 2" where a seat has no name: the player stays in the nominative.
-            "Ala stawia potwora Ogre (siła 14, typ ludzki) na drodze przeciwnika (Cyd)"
+            "Ala stawia Ogra (siła 14, typ ludzki) na drodze przeciwnika (Cyd)"
         )
 
 
@@ -124,8 +124,8 @@ def test_battle_line_shows_every_die() -> None:
     )
     with use_language("pl"):
         assert _line("battle", **data) == (
-            "Bob WYGRYWA z potworem Ogre (20): Fighter 3D+3: wyrzucono 11 = 11; "
-            "Elf 3D+2: wyrzucono 9 + Sleep 2D: wyrzucono 7 = 16 → razem 27"
+            "Bob POKONUJE Ogra (20): Wojownik 3D+3: wyrzucono 11 = 11; "
+            "Elf 3D+2: wyrzucono 9 + Sen 2D: wyrzucono 7 = 16 → razem 27"
         )
 
 

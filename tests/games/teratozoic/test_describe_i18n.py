@@ -91,7 +91,7 @@ def test_a_sample_of_lines_in_english_and_polish() -> None:
             "Koniec gry. Karty w potworach: Ann: 22, Bob: 26, Cy: 26. "
             "Bob i Cy dzielą się zwycięstwem."
         )
-        assert describe(took, NAMES) == "Ann bierze z gry kartę green 3 hip (z zagrania — Cy)"
+        assert describe(took, NAMES) == "Ann bierze z gry zielone biodro 3 (z zagrania — Cy)"
 
 
 def test_an_era_line_says_what_the_era_card_says() -> None:
@@ -100,7 +100,7 @@ def test_an_era_line_says_what_the_era_card_says() -> None:
     era = Event(0, "era", {"era": "Apocalyptic Era", "numbers": "ignored"})
     with use_language("pl"):
         assert describe(era) == (
-            "Zaczyna się nowa era: Apocalyptic Era — dobierz 4 z Talii Mutacji i 1 z Puli "
+            "Zaczyna się Era Apokaliptyczna — dobierz 4 z Talii Mutacji i 1 z Puli "
             "Genów, zagraj co najmniej 4; zwycięzca zyskuje 1 z gry i 1 z ręki, pozostali 1 z "
             "ręki"
         )

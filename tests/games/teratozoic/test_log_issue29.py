@@ -69,7 +69,10 @@ def test_the_turned_card_is_the_one_laid() -> None:
         assert action_label(f"start {a} turned") == f"start a monster with {a}, upside down"
     with use_language("pl"):
         label = action_label(f"attach {a} E of {b} turned")
-        assert label == f"połóż {a} do góry nogami na prawo od karty {b}"
+        # The cards in the reader's language, in the cases the sentence needs.
+        assert (
+            label == "połóż pomarańczową głowę 1 do góry nogami na prawo od pomarańczowego pazura 2"
+        )
 
 
 def test_separate_monsters_are_drawn_apart() -> None:
