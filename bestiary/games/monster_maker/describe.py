@@ -119,10 +119,15 @@ def prize_gold(name: str) -> int | None:
     return None
 
 
-def with_gold(names: Sequence[str]) -> str:
-    """``Ring (150 gold), Mystic Map (3Dx20 gold, rolled at the end)``."""
+def with_gold(names: Sequence[str], worthless: Sequence[str] = ()) -> str:
+    """``Ring (150 gold), Mystic Map (3Dx20 gold, rolled at the end)``; a
+    Statue of Goddess whose die showed 4-6 is ``(worthless)``, not "400 gold if
+    a die shows 1-3" (``worthless``: the names known to be worth nothing)."""
     out = []
     for n in names:
+        if n in worthless:
+            out.append(_("{name} (worthless)").format(name=card(n)))
+            continue
         g = treasure_gold(n)
         out.append(_("{name} ({gold})").format(name=card(n), gold=g) if g else shown(n))
     return ", ".join(out)
@@ -328,7 +333,7 @@ def _line(event: Event, names: Names) -> str:  # one branch per event kind
     if k == "pass":
         return _("{player} passes").format(player=who)
     if k == "home":
-        treasures = with_gold(d.get("treasures") or []) or _("nothing")
+        treasures = with_gold(d.get("treasures") or [], d.get("worthless") or []) or _("nothing")
         if d.get("prize"):
             worth_ = prize_gold(str(d["prize"]))
             if worth_ is not None:

@@ -415,6 +415,10 @@ class MonsterMakerDungeon(MonsterMakerBoard):
                 "home",
                 seat=seat,
                 treasures=[self.cs.treasures[t].name for t in self.held[seat]],
+                # a Statue of Goddess's roll was shown to everyone when it was drawn
+                worthless=[
+                    self.cs.treasures[t].name for t in self.held[seat] if t in self.worthless
+                ],
                 prize=prize,
             )
         self._begin_endgame("a player has returned from the dungeon")

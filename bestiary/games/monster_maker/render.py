@@ -227,6 +227,14 @@ def _fixed_gold(name: str) -> int | None:
     return None
 
 
+def _my_worthless(view: Mapping[str, Any]) -> list[str]:
+    """The seat's own treasures known to be worthless (its players' row)."""
+    me = view.get("seat")
+    return next(
+        (list(p.get("worthless") or []) for p in view.get("players") or [] if p["seat"] == me), []
+    )
+
+
 def banked_gold(p: Mapping[str, Any]) -> str:
     """What a player has brought home, in gold: ``550 gold`` plus the dice-valued
     treasures still to roll (``+ Mystic Map 3Dx20 gold (rolled at the end)``);
@@ -407,7 +415,7 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
         corridors = " ".join(map(str, p["corridors_out"]))
         if p["corridors_back"]:
             corridors += " | " + " ".join(map(str, p["corridors_back"]))
-        treasure = with_gold(p["open_treasures"])
+        treasure = with_gold(p["open_treasures"], p.get("worthless") or [])
         if p["hidden_treasures"]:
             hidden = _.ngettext("{n} hidden", "{n} hidden", p["hidden_treasures"]).format(
                 n=p["hidden_treasures"]
@@ -462,7 +470,7 @@ def render_view(view: Mapping[str, Any], events: Sequence[Event]) -> RenderableT
                 Text(
                     _(
                         "Your treasures (hidden from the others until used or home): {treasures}"
-                    ).format(treasures=with_gold(view["my_treasures"]))
+                    ).format(treasures=with_gold(view["my_treasures"], _my_worthless(view)))
                 )
             )
     if view["battle"]:

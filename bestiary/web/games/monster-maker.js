@@ -427,12 +427,13 @@ function playerRow(p, view, api, turn) {
 // everything you own (the row above shows what the others see of it).
 // A treasure you carry as a small card: its gold (a number, or dice rolled
 // at the end) under the name, its text on hover or press.
-function treasureCard(name, note) {
+function treasureCard(name, note, worthless = false) {
   const c = catalog.treasures && catalog.treasures.get(name);
   const el = card({
     name: cardName(name),
     type: t("treasure"),
-    family: c ? goldText(c.gold) : undefined,
+    // A Statue of Goddess whose die showed 4-6 is worth nothing, not "400 gold".
+    family: worthless ? t("worthless") : c ? goldText(c.gold) : undefined,
     note,
     colour: "#c08a1e",
     width: 72,
@@ -446,7 +447,7 @@ function treasureCard(name, note) {
 
 function treasuresPanel(view) {
   const mine = view.players[view.seat];
-  const carried = view.my_treasures.map((tr) => treasureCard(tr, mine.open_treasures.includes(tr) ? t("everyone sees it") : t("only you see it")));
+  const carried = view.my_treasures.map((tr) => treasureCard(tr, mine.open_treasures.includes(tr) ? t("everyone sees it") : t("only you see it"), (mine.worthless || []).includes(tr)));
   const banked = bankedChips(mine);
   const parts = [h("h3", {}, t("Your treasures"))];
   if (carried.length) parts.push(h("p", { class: "mm-carried" }, t("Carried (gold once you are home):"), " ", ...carried, h("span", { class: "muted" }, (" " + tn("({n} hidden from the others)", "({n} hidden from the others)", mine.hidden_treasures)))));

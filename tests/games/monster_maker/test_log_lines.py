@@ -230,3 +230,26 @@ def test_every_message_has_a_polish_translation() -> None:
             if key not in catalog:
                 missing.append(key)
     assert missing == []
+
+
+def test_a_statue_that_rolled_4_to_6_is_shown_as_worthless() -> None:
+    """Rulebook, Statue of Goddess: "On a 1,2,or 3, has a value of 400gold".
+    Once its die showed 4 (the log said "it is worthless"), the hand line, the
+    players' table and the line of its return still read "400 gold if a die
+    shows 1-3" (found playing)."""
+    statue = "Statue of Goddess"
+    view = GAME.new(2, seed=7).view(0)
+    view["my_treasures"] = [statue]
+    for p in view["players"]:
+        if p["seat"] == 0:
+            p["open_treasures"], p["worthless"] = [statue], [statue]
+    console = Console(record=True, width=200, color_system=None)
+    console.print(render_view(view, []))
+    out = console.export_text()
+    assert out.count("Statue of Goddess (worthless)") == 2, out
+    assert "if a die shows 1-3" not in out
+    home = Event(0, "home", {"seat": 0, "treasures": [statue], "worthless": [statue]})
+    line = GAME.describe_event(home, ["Ana", "Bob"])
+    assert line == "Ana returns from the dungeon with Statue of Goddess (worthless)"
+    kept = Event(0, "home", {"seat": 0, "treasures": [statue], "worthless": []})
+    assert "if a die shows 1-3" in GAME.describe_event(kept, ["Ana", "Bob"])
