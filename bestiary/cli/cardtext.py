@@ -12,11 +12,83 @@ from typing import Any
 
 from ..engine.protocol import Game
 from ..engine.ruleset import Ruleset
-from ..i18n import core
+from ..i18n import N_, core, language
+from ..i18n.labels import _describe_module
 from .textmatch import fold, match
 
-# Fields that say where a card came from, not what it does at the table.
-_SKIP = {"id", "provenance", "source", "file", "rarity_pl"}
+# Fields that say where a card came from, not what it does at the table; and
+# ``texts`` (every language's text: the reader's is shown as ``text``).
+_SKIP = {"id", "provenance", "source", "file", "rarity_pl", "texts"}
+
+# The catalog's fields and sections in the reader's language (a field of a
+# designer's own card file that is not here keeps its name).
+FIELDS = {
+    "type": N_("type"),
+    "family": N_("family"),
+    "keys": N_("collecting keys"),
+    "dispositions": N_("dispositions"),
+    "natures": N_("natures"),
+    "kind": N_("kind"),
+    "count": N_("copies in the deck"),
+    "copies": N_("copies in the deck"),
+    "value": N_("value"),
+    "abilities": N_("abilities"),
+    "battle_penalty": N_("penalty in battles on the way back"),
+    "return_penalty": N_("longer road back"),
+    "dispels_undead": N_("dispels the undead"),
+    "gold": N_("gold"),
+    "once_per_game": N_("once per game"),
+    "open": N_("OPEN"),
+    "special": N_("special"),
+    "weapon_bonus": N_("weapon bonus"),
+    "weapon_users": N_("who may wield it"),
+    "attack": N_("attack"),
+    "defence": N_("defence"),
+    "boost": N_("boost"),
+    "cost": N_("cost"),
+    "en": N_("English name"),
+    "faction": N_("faction"),
+    "fusion": N_("FUSION"),
+    "instant": N_("INSTANT"),
+    "passive": N_("passive ability"),
+    "rarity": N_("rarity"),
+    "text": N_("text"),
+    "colour": N_("colour"),
+    "doubler": N_("doubling card"),
+    "draw": N_("draw (Mutations Deck, Gene Pool)"),
+    "ends": N_("ends"),
+    "min_play": N_("play at least"),
+    "min_players": N_("fewest players"),
+    "others": N_("the others gain"),
+    "winner": N_("the winner gains"),
+    "pool": N_("Gene Pool"),
+    "set": N_("set"),
+    "third": N_("third colour"),
+}
+SECTIONS = {
+    "cards": N_("card"),
+    "deck": N_("card"),
+    "treasures": N_("treasure"),
+    "prizes": N_("prize"),
+    "creatures": N_("creature"),
+    "destiny": N_("destiny card"),
+    "leaders": N_("leader"),
+    "eras": N_("Era"),
+}
+
+
+def shown_name(game: Game, name: str) -> str:
+    """A card's name as the reader's language shows it ("Korytarz 10" for
+    Monster Maker's "Corridor 10" in Polish; the name itself where the game
+    gives none)."""
+    catalog = getattr(_describe_module(game), "_", None)
+    noun = getattr(catalog, "noun", None)
+    if noun is None:
+        return name
+    try:
+        return f"{noun(name)}"
+    except Exception:  # a name is a courtesy: never lose the card over it
+        return name
 
 
 def records(game: Game, rules: Ruleset) -> list[tuple[str, Mapping[str, Any]]]:
@@ -59,12 +131,45 @@ def plain(value: Any) -> str:
     return str(value)
 
 
-def card_lines(section: str, record: Mapping[str, Any]) -> list[str]:
-    lines = [f"{record['name']} ({section.rstrip('s') if section.endswith('s') else section})"]
+def _word(game: Game | None) -> Any:
+    """A value in the reader's language where the game's catalog has the word
+    ("corridor" → "korytarz", "aggressive" → "agresywna"), else as it is."""
+    catalog = getattr(_describe_module(game), "_", None) if game is not None else None
+    if catalog is None:
+        return lambda v: v
+
+    def word(value: Any) -> Any:
+        if isinstance(value, str):
+            return str(catalog.gettext(value)) if value else value
+        if isinstance(value, list | tuple):
+            return [word(v) for v in value]
+        return value
+
+    return word
+
+
+def card_lines(
+    section: str, record: Mapping[str, Any], shown: str | None = None, game: Game | None = None
+) -> list[str]:
+    """The card as "field: value" lines under its name, in the reader's language
+    where the catalog has it (fields, section, a card's own text)."""
+    kind = SECTIONS.get(section)
+    what = core.gettext(kind) if kind else section.removesuffix("s")
+    name = str(record["name"])
+    title = f"{shown} ({name}, {what})" if shown and shown != name else f"{name} ({what})"
+    lines = [title]
+    word = _word(game)
+    texts = record.get("texts") if isinstance(record.get("texts"), Mapping) else {}
     for key, value in record.items():
         if key == "name" or key in _SKIP or value in (None, "", [], {}, False):
             continue
-        lines.append(f"  {key.replace('_', ' ')}: {plain(value)}")
+        if key == "text" and texts and texts.get(language()):
+            value = texts[language()]
+        label = FIELDS.get(key)
+        said = core.gettext(label) if label else key.replace("_", " ")
+        if key not in ("text", "en", "name"):
+            value = word(value)
+        lines.append(f"  {said}: {plain(value)}")
     return lines
 
 
@@ -77,14 +182,24 @@ def lookup(game: Game, rules: Ruleset, name: str) -> tuple[list[str] | None, lis
         unique.setdefault((section, rec["name"]), rec)
     keys = list(unique)
     names = [n for _, n in keys]
-    hit = match(name, names)
-    if hit.index is not None:
-        return card_lines(*_pair(keys[hit.index], unique)), []
-    inside = [i for i, n in enumerate(names) if fold(name) in fold(n)]
+    # A name as the reader's language shows it finds the card too ("Korytarz 10").
+    shown = [shown_name(game, n) for n in names]
+
+    def found(i: int) -> list[str]:
+        section, rec = _pair(keys[i], unique)
+        return card_lines(section, rec, shown[i], game)
+
+    for pool_names in (names, shown):
+        hit = match(name, pool_names)
+        if hit.index is not None:
+            return found(hit.index), []
+    folded = fold(name)
+    inside = [i for i, n in enumerate(names) if folded in fold(n) or folded in fold(shown[i])]
     if len(inside) == 1:
-        return card_lines(*_pair(keys[inside[0]], unique)), []
-    pool = hit.candidates or tuple(inside)
-    return None, sorted({names[i] for i in pool})
+        return found(inside[0]), []
+    hits = match(name, names).candidates + match(name, shown).candidates
+    pool = hits or tuple(inside)
+    return None, sorted({shown[i] for i in pool})
 
 
 def _pair(

@@ -60,7 +60,7 @@ def test_help_rules_and_card_answer_at_a_prompt_and_cost_no_move() -> None:
     )
     assert "What you may do now" in out and "leader" in out
     assert "Bitwa (Battle)" in out  # the RULES.md section, found by a word of its title
-    assert re.search(r"Rzeźnik \(creature\)\n\s+en: Butcher", out)
+    assert re.search(r"Rzeźnik \(creature\)\n\s+English name: Butcher", out)
     assert "attack: 4" in out and "{" not in out.split("Rzeźnik (creature)")[1][:200]
     assert "No card is called 'zzz'" in out
     assert "What happened (lines" in out

@@ -1,0 +1,45 @@
+"""``card NAME`` at a prompt, in the player's language.
+
+Issue 26, "whole Polish: every string a player can see — … card and ability
+texts". ``card Korytarz 10`` found nothing in Polish (only the English
+"Corridor 10" did), and a card read as the catalog's field names: "kind:
+corridor, count: 16", "texts: en …; pl …".
+"""
+
+from __future__ import annotations
+
+from bestiary.cli import cardtext
+from bestiary.engine import get_game
+from bestiary.i18n import use_language
+
+
+def _card(game_id: str, name: str) -> list[str] | None:
+    game = get_game(game_id)
+    lines, _maybe = cardtext.lookup(game, game.ruleset(None), name)
+    return lines
+
+
+def test_a_card_is_found_by_its_polish_name_and_read_in_polish() -> None:
+    with use_language("pl"):
+        lines = _card("monster-maker", "korytarz 10")
+        assert lines is not None and lines[0] == "Korytarz 10 (Corridor 10, karta)"
+        assert "  kopii w talii: 16" in lines and "  wartość: 10" in lines
+        statue = _card("monster-maker", "Posąg Bogini")
+        assert statue is not None and "  złoto: 400" in statue and "  raz na grę: tak" in statue
+        curse = _card("meat", "Klątwa")
+        assert curse is not None
+        assert "  tekst: Cel: ISTOTA przeciwnika. -2 ATAKU dla celu" in curse
+        assert not any(line.startswith("  texts") for line in curse)
+        ogre = _card("taxonomy", "Ogre")  # a monster's name is a proper name
+        assert ogre is not None and "  natury: agresywna" in ogre
+
+
+def test_english_reads_as_before_without_the_other_languages_text() -> None:
+    with use_language("en"):
+        lines = _card("monster-maker", "Corridor 10")
+        assert lines == ["Corridor 10 (card)", "  kind: corridor", "  copies in the deck: 16",
+                         "  value: 10"]  # fmt: skip
+        curse = _card("meat", "Klątwa")
+        text = "  text: Target an enemy creature. -2 attack to the target"
+        assert curse is not None and text in curse
+        assert _card("monster-maker", "Korytarz 10") is None  # Polish names are Polish only
