@@ -53,7 +53,7 @@ def test_each_pile_goes_by_the_rulebooks_name() -> None:
     with use_language("pl"):
         out = _screen(view)
         assert "Odrzucone z Puli Genów" in out and "odrzucone z Talii Mutacji" in out
-        assert "Cała Twoja Pula Genów poza ręką:" in out
+        assert "Cała twoja Pula Genów poza ręką:" in out
         assert "Stos odrzuconych kart Puli Genów (" in out
         line = GAME.describe_event(Event(0, "eliminated", {"seat": 1}), NAMES)
         assert line == "Bob ma mniej niż pięć kart w całej swojej Puli Genów i odpada z gry"
