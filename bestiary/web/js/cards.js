@@ -62,7 +62,8 @@ export function card(c) {
   const banner = String(c.type || "").toUpperCase();
   const bannerSize = Math.max(6, Math.min(10, 150 / Math.max(banner.length, 1)));
   const bannerAttrs = { x: 50, y: 19, "text-anchor": "middle", "font-size": bannerSize.toFixed(1), fill: "#fff", "font-weight": "bold" };
-  if (banner.length > 12) Object.assign(bannerAttrs, { textLength: 88, lengthAdjust: "spacingAndGlyphs" }); // always fits
+  // A long banner is fitted to the card ("POMARAŃCZOWA": wide capitals of 12 letters overran it).
+  if (banner.length > 10) Object.assign(bannerAttrs, { textLength: 88, lengthAdjust: "spacingAndGlyphs" }); // always fits
   root.append(svg("text", bannerAttrs, shorten(banner, 24)));
   if (c.value !== undefined && c.value !== null) {
     root.append(svg("circle", { cx: 16, cy: 42, r: 11, fill: "#fff", stroke: colour, "stroke-width": 2 }));
