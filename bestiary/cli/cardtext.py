@@ -13,7 +13,7 @@ from typing import Any
 from ..engine.protocol import Game
 from ..engine.ruleset import Ruleset
 from ..i18n import N_, core, language
-from ..i18n.labels import _describe_module
+from ..i18n.labels import game_catalog
 from .textmatch import fold, match
 
 # Fields that say where a card came from, not what it does at the table; and
@@ -81,12 +81,11 @@ def shown_name(game: Game, name: str) -> str:
     """A card's name as the reader's language shows it ("Korytarz 10" for
     Monster Maker's "Corridor 10" in Polish; the name itself where the game
     gives none)."""
-    catalog = getattr(_describe_module(game), "_", None)
-    noun = getattr(catalog, "noun", None)
-    if noun is None:
+    catalog = game_catalog(game)
+    if catalog is None:
         return name
     try:
-        return f"{noun(name)}"
+        return f"{catalog.noun(name)}"
     except Exception:  # a name is a courtesy: never lose the card over it
         return name
 
@@ -134,7 +133,7 @@ def plain(value: Any) -> str:
 def _word(game: Game | None) -> Any:
     """A value in the reader's language where the game's catalog has the word
     ("corridor" → "korytarz", "aggressive" → "agresywna"), else as it is."""
-    catalog = getattr(_describe_module(game), "_", None) if game is not None else None
+    catalog = game_catalog(game) if game is not None else None
     if catalog is None:
         return lambda v: v
 

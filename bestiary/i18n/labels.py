@@ -83,6 +83,13 @@ def _describe_module(game: object) -> Any:
         return None
 
 
+def game_catalog(game: object) -> Domain | None:
+    """The game's own catalog (its ``describe`` module's ``_``), where a game
+    shows names and words in the reader's language; None for a game without one."""
+    catalog = getattr(_describe_module(game), "_", None)
+    return catalog if isinstance(catalog, Domain) else None
+
+
 def action_labels(
     game: object, actions: Sequence[object], names: Sequence[str] | None = None
 ) -> list[str]:
