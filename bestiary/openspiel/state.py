@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pyspiel
 
@@ -29,8 +29,12 @@ from ..engine.rng import Rng
 from .spec import MAX_STEPS, Spec
 from .utility import zero_sum_returns
 
-if TYPE_CHECKING:
-    from .game import BridgeGame
+
+class SpecGame(Protocol):
+    """What a state needs of its game (``game.BridgeGame``): the table's spec.
+    A protocol, so this module does not import the game's (which imports it)."""
+
+    spec: Spec
 
 
 class _Match:
@@ -74,7 +78,7 @@ def _json(value: Any) -> str:
 class BridgeState(pyspiel.State):
     """One match; built by :meth:`BridgeGame.new_initial_state`."""
 
-    def __init__(self, game: BridgeGame, seed: int | None, match: _Match | None = None) -> None:
+    def __init__(self, game: SpecGame, seed: int | None, match: _Match | None = None) -> None:
         super().__init__(game)
         spec: Spec = game.spec
         self.spec = spec
