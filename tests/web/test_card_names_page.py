@@ -11,19 +11,18 @@ English text forms.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from bestiary.games.teratozoic.cards import cards_from
 
 from ..server.serving import running
 from .conftest import BROWSER_MARKS
+from .test_game_pages import open_table
 
 pytestmark = BROWSER_MARKS
 
@@ -44,27 +43,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def polish_table(server: str, browser: Any, game: str, options: dict[str, Any], seed: int) -> Any:
-    """A table with the human in seat 0 and a bot, opened as seat 0 in Polish."""
-    seats = [{"kind": "human", "name": "Tester"}, {"kind": "bot", "agent": "heuristic"}]
-    r = httpx.post(
-        f"{server}/api/tables",
-        json={"game": game, "seats": seats, "options": options, "seed": seed},
-    )
-    assert r.status_code == 201, r.text
-    table = r.json()["id"]
-    joined = httpx.post(f"{server}/api/tables/{table}/join", json={"seat": 0, "name": "Tester"})
-    assert joined.status_code == 200, joined.text
-    saved = json.dumps({"seat": 0, "token": joined.json()["token"]})
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    ctx.add_init_script(
-        "localStorage.setItem('bestiary:lang', 'pl');"
-        f" localStorage.setItem('bestiary:seat:{table}', {json.dumps(saved)});"
-    )
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    """A table with the human in seat 0 and a bot (``open_table``), shown in Polish."""
+    page, _table, errors = open_table(server, browser, game, ["heuristic"], options, seed)
     page.errors = errors
-    page.goto(f"{server}/table/{table}")
+    page.evaluate("localStorage.setItem('bestiary:lang', 'pl')")
+    page.reload()
     page.wait_for_selector("#conn[data-state='connected']")
     return page
 
