@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from babel.numbers import format_decimal
 
 from ..agents.hint import MAX_SECONDS, Hint, suggest
 from ..engine.errors import BestiaryError
@@ -27,9 +28,9 @@ _ = core.gettext
 
 
 def _decimal(x: float) -> str:
-    """One decimal, with the language's decimal sign ("1.0" in English, "1,0" in Polish)."""
-    text = f"{x:.1f}"
-    return text.replace(".", ",") if language() == "pl" else text
+    """One decimal, with the language's decimal sign ("1.0" in English, "1,0" in
+    Polish), as Babel's locale data writes it."""
+    return str(format_decimal(x, format="0.0", locale=language()))
 
 
 def hint_lines(
