@@ -99,11 +99,10 @@ class Claims(Natures):
         if self.claim_open_choice(seat):
             return
         if self.log.enabled:
-            kept = self.claim_keep.get(seat, ())
-            text = str(self.claim_choice[seat]) + "".join(
-                f", keep {self.deck.names[c]}" for c in kept
-            )
-            self.log.emit("decided", to=[seat], seat=seat, choice=text)
+            # The claim and the cards kept in hand apart, each a move's text form.
+            kept = [f"keep {self.deck.names[c]}" for c in self.claim_keep.get(seat, ())]
+            choice = str(self.claim_choice[seat])
+            self.log.emit("decided", to=[seat], seat=seat, choice=choice, kept=kept)
         waiting = tuple(q for q in self.claim_seats if not self._answered(q))
         if waiting:
             self._to_act = waiting

@@ -280,10 +280,11 @@ _LINES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         "{name} sits this turn out, having lost at rock-paper-scissors"
     ).format(name=seat_label(d["seat"], n)),
     "claim_open": _claim_open,
-    # A claimer's choice with the cards it keeps: "claim Mage, keep Dhampir" (claims.py).
+    # A claimer's choice, then the cards it keeps in hand ("kept": "keep Dhampir", ...;
+    # claims.py); a duel's answer has no "kept".
     "decided": lambda d, n: _("{name} chooses: {choice}").format(
         name=seat_label(d["seat"], n),
-        choice=", ".join(action_label(part, n) for part in str(d["choice"]).split(", ")),
+        choice=", ".join(action_label(m, n) for m in [d["choice"], *d.get("kept", ())]),
     ),
     "claims_closed": lambda d, n: (
         _("{card} is claimed").format(card=d["card"])

@@ -213,6 +213,14 @@ def test_two_cards_to_keep_and_a_set_that_is_chosen_by_itself() -> None:
     assert st.phase == "claim" and "keep Pharaoh" not in [str(a) for a in st.legal(1)]
     st.apply_text(1, "keep Jiangshi")
     assert sorted(st.deck.names[c] for c in st.tables[1][0][1]) == sorted([*UNDEAD3, "Ghost"])
+    # The claimer's private log line carries the claim and each kept card apart
+    # (a card name may hold a comma; nothing is split out of one text).
+    (decided,) = [e.data for e in st.log.events if e.kind == "decided"]
+    assert decided == {
+        "seat": 1,
+        "choice": "claim Undead",
+        "kept": ["keep Pharaoh", "keep Jiangshi"],
+    }
     # Exactly three of the key: nothing to choose, the claim lays them at once.
     st = arrange(state(4), {0: ["Ghost"], 1: UNDEAD3})
     st.apply_text(0, "discard Ghost")

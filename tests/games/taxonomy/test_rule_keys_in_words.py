@@ -36,7 +36,11 @@ def test_a_claimers_choice_reads_as_words_with_the_cards_it_keeps() -> None:
     """Rulebook v0.2: a claimer of a set of more than three "chooses the cards
     to keep"; the private log line named the kept cards in the protocol's
     English ("przejmij jako Mage, keep Dhampir")."""
-    event = Event(0, "decided", {"seat": 1, "choice": "claim Mage, keep Dhampir, keep Trumpart"})
+    event = Event(
+        0,
+        "decided",
+        {"seat": 1, "choice": "claim Mage", "kept": ["keep Dhampir", "keep Trumpart"]},
+    )
     with use_language("pl"):
         line = describe(event, ["Ana", "Ola"])
     assert line == (
