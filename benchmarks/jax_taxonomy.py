@@ -37,23 +37,30 @@ def prove(games: int, players: int, first: int) -> int:
     tally = Tally()
     fails = 0
     t0 = time.perf_counter()
-    for seed in range(first, first + games):
-        try:
-            play_both(seed, players, tally)
-        except AssertionError as exc:
-            fails += 1
-            print(f"MISMATCH seed {seed}: {exc}", flush=True)
-        done = seed - first + 1
-        if done % 100 == 0 or done == games:
-            rate = tally.steps / (time.perf_counter() - t0)
-            print(
-                f"  {done}/{games} games, {tally.steps} steps compared, "
-                f"{fails} mismatched ({rate:.0f} steps/s)",
-                flush=True,
-            )
+    done = 0
+    try:
+        for seed in range(first, first + games):
+            try:
+                play_both(seed, players, tally)
+            except AssertionError as exc:
+                fails += 1
+                print(f"MISMATCH seed {seed}: {exc}", flush=True)
+            done = seed - first + 1
+            if done % 100 == 0 or done == games:
+                rate = tally.steps / (time.perf_counter() - t0)
+                print(
+                    f"  {done}/{games} games, {tally.steps} steps compared, "
+                    f"{fails} mismatched ({rate:.0f} steps/s)",
+                    flush=True,
+                )
+    except KeyboardInterrupt:  # a stopped run still says what it compared
+        print(f"  stopped after seed {first + done - 1}")
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(tally.kinds.items()))
-    print(f"differential: {games} games, {tally.steps} steps, {fails} mismatched; moves: {kinds}")
-    print(f"  ({time.perf_counter() - t0:.1f} s with compilation)")
+    print(
+        f"differential: {done} games (seeds {first}-{first + done - 1}), {tally.steps} steps, "
+        f"{fails} mismatched; moves: {kinds}"
+    )
+    print(f"  ({time.perf_counter() - t0:.1f} s with compilation)", flush=True)
     return fails
 
 

@@ -13,6 +13,13 @@ At every step both must agree on: who acts (``to_act``, and the JAX
 ``current_seat`` = the engine's ``to_act()[0]``), every seat's legal action
 mask, every seat's observation vector (the engine's RL encoding), the scores
 and whether the game is over; at the end, the result.
+
+Every seat's observation is the engine's sparse encoding (the one the
+environments use, equal to ``encode`` by tests/rl/test_sparse_encoding.py);
+the acting seat's is also the dense ``encode(view)``, so both paths meet the
+JAX vector at every step. The JAX side runs one fused call per step (the step
+and every seat's masks and observations), and its chance is fetched only
+when the engine draws: the engine's step overlaps JAX's on another core.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from ..games.taxonomy.game import TaxonomyGame
 from ..games.taxonomy.observe import Observer
 from ..games.taxonomy.rules import TaxonomyState
 from ..games.taxonomy.ruleset import V02
+from ..games.taxonomy.view import encoder_view
 from ..rl.encoding import action_mask
 from .chance import MEAN_PICKS, Chance, step_chance, stock_order
 from .observe import layout, observe
@@ -47,18 +55,27 @@ class ScriptedRng:
 
     def __init__(self) -> None:
         self.chance: Chance | None = None
+        self._pending: Chance | None = None
         self.mean_j = 0
         self.rolls: npt.NDArray[np.int32] | None = None
         self.card = -1  # the card being rolled (set by ScriptedTaxonomy._roll)
 
     def begin_step(self, chance: Chance) -> None:
-        """The chance of the JAX step about to be played (``chance.step_chance``)."""
-        self.chance = jax.device_get(chance)
+        """The chance of the JAX step about to be played (``chance.step_chance``),
+        still on the device: most steps draw nothing, so it is fetched on use."""
+        self._pending = chance
+        self.chance = None
         self.mean_j = 0
 
+    def _drawn(self) -> Chance:
+        if self.chance is None:
+            assert self._pending is not None
+            self.chance = jax.device_get(self._pending)
+        return self.chance
+
     def shuffle(self, seq: MutableSequence[Any]) -> None:
-        assert self.chance is not None
-        perm, rolls = self.chance.perm, self.chance.rolls
+        chance = self._drawn()
+        perm, rolls = chance.perm, chance.rolls
         d = tables().d
         aside = np.ones(d, dtype=bool)
         aside[list(seq)] = False
@@ -74,8 +91,7 @@ class ScriptedRng:
         return int(self.rolls[self.card])
 
     def randrange(self, n: int) -> int:
-        assert self.chance is not None
-        i = _mean_index_np(self.chance.mean, self.mean_j, n)
+        i = _mean_index_np(self._drawn().mean, self.mean_j, n)
         self.mean_j += 1
         return i
 
@@ -102,27 +118,35 @@ def _mean_index_np(mean: Any, j: int, n: int) -> int:
     return (w * max(n, 1)) >> 24
 
 
+# Every seat's mask and observation, who acts, over, to_act, scores, overflow.
+Probe = tuple[Any, ...]
+
+
 @cache
 def _compiled(players: int) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]:
-    """(init, step, probe) jitted for a table size; probe gives every seat's mask
-    and observation and the acting seat at once (one call per step)."""
+    """(init, step, probe) jitted for a table size. ``init(key)`` and
+    ``step(state, action, key, t)`` give (state, chance, probe of the state):
+    one call per step; ``probe(state)`` alone serves the hidden-information test."""
     seats = jnp.arange(players)
 
-    def probe(st: TaxState) -> tuple[jax.Array, ...]:
+    def probe(st: TaxState) -> Probe:
         masks = jax.vmap(lambda s: legal_action_mask(st, s))(seats)
         obs = jax.vmap(lambda s: observe(st, s))(seats)
         return masks, obs, current_seat(st), st.over, st.to_act, st.scores, st.overflow
 
-    def step_t(st: TaxState, a: jax.Array, key: jax.Array, t: jax.Array) -> tuple[TaxState, Chance]:
+    def step_t(
+        st: TaxState, a: jax.Array, key: jax.Array, t: jax.Array
+    ) -> tuple[TaxState, Chance, Probe]:
         # The step's key is fold_in(game key, t): the chance comes back for the engine.
         k = jax.random.fold_in(key, t)
-        return step(st, a, k), step_chance(k)
+        after = step(st, a, k)
+        return after, step_chance(k), probe(after)
 
     step_j = jax.jit(step_t)
     start = blank(players)
     return (
         # init(key) is step(blank, NEW_GAME, key): compiled once with step
-        lambda key: step_j(start, jnp.int32(NEW_GAME), key, jnp.int32(0)),
+        lambda key: step_j(start, np.int32(NEW_GAME), key, np.int32(0)),
         step_j,
         jax.jit(probe),
     )
@@ -158,9 +182,24 @@ def _field_of(players: int, i: int) -> str:
     return f"{name}+{i - at[name]}"
 
 
-def _compare(py: TaxonomyState, js: TaxState, probe: Any, observer: Observer, where: str) -> None:
+def _engine_rows(py: TaxonomyState, observer: Observer) -> list[npt.NDArray[np.float32]]:
+    """Every seat's observation in the engine: the sparse encoding the
+    environments use (read through the encoder's view, as
+    ``encode_state_sparse`` does for a plain ``TaxonomyState``; the scripted
+    subclass views the same), made dense for the comparison."""
+    where = observer._positions(py.deck)
+    assert where is not None, "the default deck has a position for every name"
+    rows = np.zeros((py.players, observer.size), dtype=np.float32)
+    for s in range(py.players):
+        ones, idx, values = observer._sparse(encoder_view(py, s), where)
+        rows[s, ones] = 1.0
+        rows[s, idx] = values
+    return list(rows)
+
+
+def _compare(py: TaxonomyState, probed: Probe, observer: Observer, where: str) -> None:
     players = py.players
-    masks, obs, cur, over, to_act, scores, overflow = jax.device_get(probe(js))
+    masks, obs, cur, over, to_act, scores, overflow = jax.device_get(probed)
     num = tables().num_actions
     if bool(over) != py.over:
         raise AssertionError(f"{where}: over {bool(over)} (JAX) vs {py.over} (engine)")
@@ -174,6 +213,9 @@ def _compare(py: TaxonomyState, js: TaxState, probe: Any, observer: Observer, wh
         raise AssertionError(f"{where}: scores {scores} vs {py.scores}")
     if bool(overflow):
         raise AssertionError(f"{where}: the JAX effect queue overflowed")
+    rows = _engine_rows(py, observer)
+    if want:  # the acting seat's by the dense encoder too
+        rows.append(np.asarray(observer.encode(py.view(want[0])), dtype=np.float32))
     for s in range(players):
         m = action_mask(py, s, num).astype(bool)
         if not np.array_equal(m, masks[s]):
@@ -182,11 +224,15 @@ def _compare(py: TaxonomyState, js: TaxState, probe: Any, observer: Observer, wh
             raise AssertionError(
                 f"{where}: seat {s} mask: JAX adds {extra}, lacks {missing} (phase {py.phase})"
             )
-        o = np.asarray(observer.encode(py.view(s)), dtype=np.float32)
+    for i, o in enumerate(rows):
+        s = i if i < players else want[0]
         bad = np.flatnonzero(np.abs(o - obs[s]) > 1e-6)
         if bad.size:
-            fields = [(_field_of(players, int(i)), float(o[i]), float(obs[s][i])) for i in bad[:8]]
-            raise AssertionError(f"{where}: seat {s} observation differs (engine, JAX): {fields}")
+            how = "sparse" if i < players else "dense"
+            fields = [(_field_of(players, int(j)), float(o[j]), float(obs[s][j])) for j in bad[:8]]
+            raise AssertionError(
+                f"{where}: seat {s} observation ({how} encoder) differs (engine, JAX): {fields}"
+            )
 
 
 def _choose(py: TaxonomyState, seat: int, pick: random.Random) -> Move:
@@ -217,15 +263,15 @@ def play_both(seed: int, players: int = 4, tally: Tally | None = None) -> Taxono
 
     The moves are random with a collector's lean (``_choose``), so that
     claims, tabled cards and won rounds come up, not only stock run-outs."""
-    init_j, step_j, probe = _compiled(players)
+    init_j, step_j, _ = _compiled(players)
     observer = Observer(players, V02)
     key = jax.random.PRNGKey(seed)
-    js, chance = init_j(key)
+    js, chance, probed = init_j(key)
     py = python_twin(chance, players)
     pick = random.Random(seed)
     t = 0
     while True:
-        _compare(py, js, probe, observer, f"seed {seed} step {t}")
+        _compare(py, probed, observer, f"seed {seed} step {t}")
         if py.over:
             break
         seat = py.to_act()[0]
@@ -233,7 +279,8 @@ def play_both(seed: int, players: int = 4, tally: Tally | None = None) -> Taxono
         if tally is not None:
             tally.saw(str(move).split(" ")[0])
         a = py.action_index(move)
-        js, chance = step_j(js, jnp.int32(a), key, jnp.int32(t + 1))
+        # Dispatched, not awaited: the engine plays its move meanwhile.
+        js, chance, probed = step_j(js, np.int32(a), key, np.int32(t + 1))
         rng = py.rng
         assert isinstance(rng, ScriptedRng)
         rng.begin_step(chance)

@@ -68,7 +68,7 @@ def test_observe_hides_the_cards_a_seat_cannot_see() -> None:
     checked = 0
     for seed in (11, 12):
         key = jax.random.PRNGKey(seed)
-        st, _ = init_j(key)
+        st, _, _ = init_j(key)
         for t in range(400):
             if bool(st.over):
                 break
@@ -84,7 +84,7 @@ def test_observe_hides_the_cards_a_seat_cannot_see() -> None:
                     assert not np.array_equal(obs[other], twin_obs[other])
                     checked += 1
             legal = np.flatnonzero(np.asarray(masks[int(seat_now)]))
-            st, _ = step_j(st, jnp.int32(int(pick.choice(legal))), key, jnp.int32(t + 1))
+            st, _, _ = step_j(st, jnp.int32(int(pick.choice(legal))), key, jnp.int32(t + 1))
     assert checked >= 40
 
 
@@ -99,3 +99,25 @@ def test_the_engine_is_driven_by_the_same_mean_pick() -> None:
     for j in range(MEAN_PICKS):
         for n in (1, 2, 7, 8, 9, 13):
             assert int(mean_index(words, jnp.int32(j), jnp.int32(n))) == _mean_index_np(host, j, n)
+
+
+def test_the_comparison_finds_one_entry_of_any_seats_observation() -> None:
+    """The proof compares every seat's observation, not only the acting seat's:
+    one entry changed in the JAX vector of a seat that is not acting is found
+    (by the engine's sparse encoding), and so is one of the acting seat's."""
+    from bestiary.games.taxonomy.observe import Observer
+    from bestiary.games.taxonomy.ruleset import V02
+    from bestiary.jax.differential import _compare, python_twin
+
+    init_j, _, _ = _compiled(4)
+    _, chance, probed = init_j(jax.random.PRNGKey(3))
+    py = python_twin(chance, 4)
+    observer = Observer(4, V02)
+    _compare(py, probed, observer, "as dealt")  # the same deal: nothing differs
+    acting = py.to_act()[0]
+    for seat in ((acting + 2) % 4, acting):
+        masks, obs, *rest = jax.device_get(probed)
+        obs = np.array(obs)
+        obs[seat, 7] += 0.5
+        with pytest.raises(AssertionError, match=f"seat {seat} observation"):
+            _compare(py, (masks, obs, *rest), observer, "changed")
