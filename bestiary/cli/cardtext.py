@@ -131,15 +131,15 @@ def plain(value: Any) -> str:
 
 
 def _word(game: Game | None) -> Any:
-    """A value in the reader's language where the game's catalog has the word
-    ("corridor" → "korytarz", "aggressive" → "agresywna"), else as it is."""
+    """A value in the reader's language where the game's catalog or word list
+    has it ("corridor" → "korytarz", "avoids_traps" → "omija pułapki"), else as it is."""
     catalog = game_catalog(game) if game is not None else None
     if catalog is None:
         return lambda v: v
 
     def word(value: Any) -> Any:
         if isinstance(value, str):
-            return str(catalog.gettext(value)) if value else value
+            return catalog.word(value) if value else value
         if isinstance(value, list | tuple):
             return [word(v) for v in value]
         return value
@@ -164,6 +164,10 @@ def card_lines(
             continue
         if key == "text" and texts and texts.get(language()):
             value = texts[language()]
+        # A field the card file gives in the reader's language too ("rarity_pl").
+        own = record.get(f"{key}_{language()}")
+        if isinstance(own, str) and own:
+            value = own
         label = FIELDS.get(key)
         said = core.gettext(label) if label else key.replace("_", " ")
         if key not in ("text", "en", "name"):

@@ -154,6 +154,20 @@ class Domain:
                 return table.get(f"{singular}\x00{index}", table[singular])
         return singular if n == 1 else plural
 
+    def word(self, text: str) -> str:
+        """A value of the game's card data in the current language: the
+        catalog's message where it has one ("spell" → "zaklęcie"), else the
+        game's word list (``locale/<lang>/words.toml``, see ``words``), else as it is."""
+        lang = _current.get()
+        if lang == DEFAULT:
+            return text
+        said = _messages(str(self.localedir), self.name, lang).get(text)
+        if said is None:
+            from .words import words_of
+
+            said = words_of(str(self.localedir), lang).get(text, text)
+        return said
+
     def noun(self, text: object) -> Noun:
         """``text`` as a name this catalog's sentences may decline (``{card:acc}``;
         the cases are data: ``locale/<lang>/nouns.toml``, see ``nouns``)."""

@@ -160,14 +160,14 @@ def spell_refusal(
     A.iii: anyone may cast (2nd edition) or only Elves and Magic-Users."""
     sc, mc = cs.cards[spell], cs.cards[monster]
     if sc.kind != "spell":
-        return _("{spell} is not a spell").format(spell=sc.name)
+        return _("{spell} is not a spell").format(spell=_.noun(sc.name))
     if sc.has("human_only") and mc.mtype != "human":
         return _("{spell} only works on human-type monsters ({monster} is {type})").format(
-            spell=sc.name, monster=mc.name, type=mc.mtype
+            spell=_.noun(sc.name), monster=_.noun(mc.name), type=_.word(mc.mtype)
         )
     if rules.spell_casters == "casters" and not cs.cards[caster].has("casts"):
         return _("{caster} cannot cast spells (spell_casters=casters)").format(
-            caster=cs.cards[caster].name
+            caster=_.noun(cs.cards[caster].name)
         )
     return None
 
@@ -179,11 +179,13 @@ def weapon_refusal(cs: CardSet, treasure: int, wielder: int, road_back: bool) ->
     way back"; each names the classes it helps."""
     tt, wc = cs.treasures[treasure], cs.cards[wielder]
     if not tt.weapon:
-        return _("{treasure} is not a weapon").format(treasure=tt.name)
+        return _("{treasure} is not a weapon").format(treasure=_.noun(tt.name))
     if not road_back:
-        return _("weapons work only on the road back ({treasure})").format(treasure=tt.name)
+        return _("weapons work only on the road back ({treasure})").format(treasure=_.noun(tt.name))
     if wc.name not in tt.weapon_users:
         return _("{treasure} helps only {users}, not {wielder}").format(
-            treasure=tt.name, users=", ".join(sorted(tt.weapon_users)), wielder=wc.name
+            treasure=_.noun(tt.name),
+            users=", ".join(sorted(_.noun(u).shown() for u in tt.weapon_users)),
+            wielder=_.noun(wc.name),
         )
     return None

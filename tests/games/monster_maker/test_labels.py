@@ -212,3 +212,33 @@ console.log(JSON.stringify(out));
     assert isinstance(texts, list) and len(texts) == len(snaps)
     assert all("Dungeon 1" in t for t in texts)
     assert "Game over" in texts[-1] and "won" in texts[-1]
+
+
+def test_a_refused_spell_or_weapon_is_named_in_polish() -> None:
+    """<Spells>: "Sleep and Charm spells only work on human type monsters"; a
+    weapon helps the classes its card names. The refusals said so with the
+    card file's words on a Polish screen: "Sleep działa tylko na potwory typu
+    human (Giant Rat ma typ general)", "Magic Bow pomaga tylko postaciom Elf,
+    a nie Thief"."""
+    from bestiary.engine import get_game
+    from bestiary.games.monster_maker import battle
+    from bestiary.i18n import use_language
+
+    st = get_game("monster-maker").new(4, seed=1)
+    cs = st.cs
+
+    def card(name: str) -> int:
+        return next(c.index for c in cs.cards if c.name == name)
+
+    bow = next(i for i, t in enumerate(cs.treasures) if t.name == "Magic Bow")
+    with use_language("pl"):
+        assert battle.spell_refusal(
+            cs, st.rules, card("Sleep"), card("Elf"), card("Giant Rat")
+        ) == ("Sen działa tylko na potwory typu ludzkiego (Olbrzymi Szczur ma typ ogólny)")
+        assert battle.weapon_refusal(cs, bow, card("Thief"), True) == (
+            "Magiczny Łuk pomaga tylko tym postaciom: Elf; Złodziej do nich nie należy"
+        )
+    with use_language("en"):  # the English reads as before
+        assert battle.spell_refusal(
+            cs, st.rules, card("Sleep"), card("Elf"), card("Giant Rat")
+        ) == ("Sleep only works on human-type monsters (Giant Rat is general)")
