@@ -4,7 +4,7 @@
 // your hand onto a lane, or click it and then the lane (the grouped buttons
 // below do the same).
 import { getJSON, h, pageStyle } from "../js/api.js";
-import { card, colourOf, svg } from "../js/cards.js";
+import { card, cardNoun, colourOf, svg } from "../js/cards.js";
 import { actionLabel, statusLine } from "../js/generic.js";
 import { morph } from "../js/morph.js";
 
@@ -135,7 +135,7 @@ function labelOf(a) {
   if ((m = /^ability (left|front|right)$/.exec(a))) return t("use the ♦ ability of your creature on the {lane}", { lane: t(LANE_NAME[m[1]]) });
   if ((m = /^(draft|place|set|cast|resolve|ability|discard|pay) (.+)$/.exec(a))) {
     const verb = { draft: N_("draft {card}"), place: N_("place {card}"), set: N_("set {card}"), cast: N_("cast {card}"), resolve: N_("resolve {card}"), ability: N_("use {card}'s ability"), discard: N_("discard {card}"), pay: N_("pay for {card}") }[m[1]];
-    return t(verb, { card: m[2] });
+    return t(verb, { card: cardNoun(m[2]) });
   }
   if (a === "done") return t("done");
   if (a === "pass") return t("pass");
@@ -423,7 +423,7 @@ function battlefield(view, state, api) {
 function stackPanel(view, api) {
   if (!view.stack.length) return null;
   const items = [...view.stack].reverse().map((s, i) => {
-    const target = s.target_card ? t("answers {card}", { card: s.target_card }) : s.target >= 0 ? "→ " + slotLabel(view, api, Math.floor(s.target / 3), LANES[s.target % 3]) : "";
+    const target = s.target_card ? t("answers {card}", { card: cardNoun(s.target_card) }) : s.target >= 0 ? "→ " + slotLabel(view, api, Math.floor(s.target / 3), LANES[s.target % 3]) : "";
     return h("li", { class: i === 0 ? "top" : "", "data-help": cardHelp(s.card), tabindex: "0" }, namedCard(s.card, { width: 52 }), h("span", { class: "meat-stack-text" }, h("strong", {}, s.card), (" " + t("by {name}", { name: seatName(api, s.seat) }) + " "), target, i === 0 ? h("span", { class: "meat-badge" }, t("resolves first")) : ""));
   });
   return h("div", { class: "meat-stack" }, h("h3", {}, t("The instant stack (top first)")), h("ol", {}, ...items));

@@ -3,7 +3,7 @@
 // your hand as cards, the treasures (others' hidden until OPEN or used) and
 // the legal actions grouped by what they do.
 import { getJSON, h, pageStyle, postJSON } from "../js/api.js";
-import { card, cardName, svg } from "../js/cards.js";
+import { card, cardName, cardNoun, svg } from "../js/cards.js";
 import { actionLabel, statusLine } from "../js/generic.js";
 import { morph } from "../js/morph.js";
 
@@ -50,13 +50,14 @@ function actionPanel(legal, view, api) {
   };
   const info = new Map((view.hand_cards || []).map((c) => [c.name, c]));
   // A card by its name in the page's language (cardName), with what it is worth.
+  // A card's name with its strength, "Wojownik (2D+1)"; a sentence may decline it
+  // ("walcz Wojownikiem (2D+1)": cardNoun).
   const strength = (name) => {
     const c = info.get(name);
-    const said = cardName(name);
-    if (!c) return said;
-    if (c.kind === "corridor") return `${said} (${c.value}p)`;
-    if (c.kind === "monster") return `${said} (${c.value})`;
-    return c.strength ? `${said} (${c.strength})` : said;
+    if (!c) return cardNoun(name);
+    if (c.kind === "corridor") return cardNoun(name, ` (${c.value}p)`);
+    if (c.kind === "monster") return cardNoun(name, ` (${c.value})`);
+    return cardNoun(name, c.strength ? ` (${c.strength})` : "");
   };
   const who = (s) => seatName(api, Number(s));
   const button = (a, text, cls = "action") => h("button", { type: "button", class: cls, "data-action": a, title: last ? actionLabel(last[1], a) : a, onclick: () => ((selected = null), api.act(a)) }, text);
@@ -76,17 +77,17 @@ function actionPanel(legal, view, api) {
     }
     return [...by].map(([k, list]) => h("span", { class: "mm-aim" }, h("span", { class: "mm-aim-what" }, head(k)), ...list.map(([a, m]) => button(a, m ? label(m) : a))));
   };
-  group("Corridor", t("Walk on"), t("play a corridor card"), take((a) => a.startsWith("play ")).map((a) => button(a, strength(a.slice(5)))));
+  group("Corridor", t("Walk on"), t("play a corridor card"), take((a) => a.startsWith("play ")).map((a) => button(a, String(strength(a.slice(5))))));
   const places = take((a) => a.startsWith("place "));
-  group("Monster", t("Block an opponent"), t("put a monster in front of their corridor"), aimed(places, /^place (.+) before seat (\d+)$/, (k) => `${strength(k)} →`, (m) => t("before {name}", { name: who(m[2]) })));
+  group("Monster", t("Block an opponent"), t("put a monster in front of their corridor"), aimed(places, /^place (.+) before seat (\d+)$/, (k) => `${String(strength(k))} →`, (m) => t("before {name}", { name: who(m[2]) })));
   group(
     "Battle",
     t("Battle"),
     t("add characters, spells and weapons, then roll"),
-    take((a) => a.startsWith("dispel with ")).map((a) => button(a, t("dispel with {card}", { card: cardName(a.slice(12)) }))),
+    take((a) => a.startsWith("dispel with ")).map((a) => button(a, t("dispel with {card}", { card: cardNoun(a.slice(12)) }))),
     take((a) => a.startsWith("fight with ")).map((a) => withOdds(button(a, t("fight with {card}", { card: strength(a.slice(11)) })), view, a.slice(11))),
-    aimed(take((a) => a.startsWith("cast ")), /^cast (.+) by (.+)$/, (k) => t("cast {spell} →", { spell: strength(k) }), (m) => t("by {card}", { card: cardName(m[2]) })),
-    aimed(take((a) => a.startsWith("wield ")), /^wield (.+) by (.+)$/, (k) => t("wield {treasure} →", { treasure: cardName(k) }), (m) => t("by {card}", { card: cardName(m[2]) })),
+    aimed(take((a) => a.startsWith("cast ")), /^cast (.+) by (.+)$/, (k) => t("cast {spell} →", { spell: strength(k) }), (m) => t("by {card}", { card: cardNoun(m[2]) })),
+    aimed(take((a) => a.startsWith("wield ")), /^wield (.+) by (.+)$/, (k) => t("wield {treasure} →", { treasure: cardNoun(k) }), (m) => t("by {card}", { card: cardNoun(m[2]) })),
     take((a) => a === "roll").map((a) => withOdds(button(a, t("roll the dice"), "action mm-roll"), view, null)),
   );
   group("Detour", t("Detour"), t("go around the monster (both cards are discarded)"), take((a) => a === "detour").map((a) => button(a, t("detour"))));
@@ -94,21 +95,21 @@ function actionPanel(legal, view, api) {
     "Trap",
     t("Trap"),
     t("lose cards, or a Thief avoids it"),
-    take((a) => a.startsWith("avoid trap with ")).map((a) => button(a, t("avoid it with {card}", { card: cardName(a.slice(16)) }))),
-    take((a) => a.startsWith("lose ")).map((a) => button(a, t("lose {card}", { card: cardName(a.slice(5)) }))),
+    take((a) => a.startsWith("avoid trap with ")).map((a) => button(a, t("avoid it with {card}", { card: cardNoun(a.slice(16)) }))),
+    take((a) => a.startsWith("lose ")).map((a) => button(a, t("lose {card}", { card: cardNoun(a.slice(5)) }))),
   );
   group(
     "Secret door",
     t("Secret door"),
     t("a Thief or a Dwarf opens it: two more treasures"),
-    take((a) => a.startsWith("open door with ")).map((a) => button(a, t("open it with {card}", { card: cardName(a.slice(15)) }))),
+    take((a) => a.startsWith("open door with ")).map((a) => button(a, t("open it with {card}", { card: cardNoun(a.slice(15)) }))),
     take((a) => a === "leave door").map((a) => button(a, t("leave it"))),
   );
   group(
     "After the battle",
     t("After the battle"),
     null,
-    take((a) => a.startsWith("heal ")).map((a) => button(a, t("heal {card}", { card: cardName(a.slice(5)) }))),
+    take((a) => a.startsWith("heal ")).map((a) => button(a, t("heal {card}", { card: cardNoun(a.slice(5)) }))),
     take((a) => a.startsWith("send monster to seat ")).map((a) => button(a, t("send the monster to {name}", { name: who(a.slice(21)) }))),
   );
   group(
@@ -403,7 +404,7 @@ function playerRow(p, view, api, turn) {
   ];
   const banked = bankedChips(p);
   const place = selected && `place ${selected} before seat ${p.seat}`;
-  const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, t("place the {card} here", { card: cardName(selected) })) : null;
+  const placeHere = place && last && last[1].legal.includes(place) ? h("button", { type: "button", class: "small mm-place", "data-action": place, onclick: () => ((selected = null), api.act(place)) }, t("place the {card} here", { card: cardNoun(selected) })) : null;
   return h(
     "div",
     { class: "mm-player" + (mine ? " mine" : "") + (turn ? " turn" : "") + (placeHere ? " target" : ""), "data-seat": p.seat },
@@ -501,7 +502,7 @@ function battleOdds(view, extra) {
 function oddsLine(got) {
   let dice = got.party.map((m) => `${cardName(m.character)} ${m.dice}` + (m.spell ? ` + ${cardName(m.spell)} ${m.spell_dice}` : "")).join(" + ");
   if (got.penalty) dice = t("{dice} −{n} (princess)", { dice, n: got.penalty });
-  return t("{dice} vs {monster} {strength}: {chance}% to win", { dice, monster: cardName(got.monster), strength: got.monster_strength, chance: Math.round(got.win * 100) });
+  return t("{dice} vs {monster} {strength}: {chance}% to win", { dice, monster: cardNoun(got.monster), strength: got.monster_strength, chance: Math.round(got.win * 100) });
 }
 
 // A fight or roll button with its odds: the chance on the button, the whole line in its title.
@@ -532,7 +533,7 @@ function battleResult(ev, api) {
       ` = ${r.strength}`,
     ),
   );
-  const head = d.won ? t("{name} beats {monster} ({n}): total", { name: seatName(api, d.seat), monster: cardName(d.monster), n: d.monster_strength }) : t("{name} loses to {monster} ({n}): total", { name: seatName(api, d.seat), monster: cardName(d.monster), n: d.monster_strength });
+  const head = d.won ? t("{name} beats {monster} ({n}): total", { name: seatName(api, d.seat), monster: cardNoun(d.monster), n: d.monster_strength }) : t("{name} loses to {monster} ({n}): total", { name: seatName(api, d.seat), monster: cardNoun(d.monster), n: d.monster_strength });
   return h(
     "div",
     { class: "mm-battle-result " + (d.won ? "won" : "lost") },
@@ -545,7 +546,7 @@ function battlePanel(view, state, api) {
   const out = [];
   const me = view.players[view.turn];
   if (view.battle.length) {
-    const monster = me && me.monster ? t("{monster} (strength {n})", { monster: cardName(me.monster), n: me.monster_strength }) : t("the monster");
+    const monster = me && me.monster ? t("{monster} (strength {n})", { monster: cardNoun(me.monster), n: me.monster_strength }) : t("the monster");
     out.push(
       h(
         "div",
@@ -561,7 +562,7 @@ function battlePanel(view, state, api) {
           me && me.monster ? tableCard({ ...parseLabel(me.monster, new Set()), kind: "monster", value: me.monster_strength, mark: t("strength {n}", { n: me.monster_strength }) }, "mm-foe") : "",
           h("span", { class: "mm-versus", "aria-hidden": "true" }, "⚔"),
           ...view.battle.map((b) =>
-            h("div", { class: "mm-fighter" }, tableCard(parseLabel(b.card, new Set())), b.spell ? h("div", {}, t("casts {spell}", { spell: cardName(b.spell) })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: cardName(b.weapon) })) : ""),
+            h("div", { class: "mm-fighter" }, tableCard(parseLabel(b.card, new Set())), b.spell ? h("div", {}, t("casts {spell}", { spell: cardNoun(b.spell) })) : "", b.weapon ? h("div", {}, t("wields {weapon}", { weapon: cardName(b.weapon) })) : ""),
           ),
         ),
       ),
@@ -580,7 +581,7 @@ function prompt(view, state) {
     case "trap":
       return tn("TRAP! Lose {n} more card — or avoid it with a character who can.", "TRAP! Lose {n} more cards — or avoid it with a character who can.", view.to_lose);
     case "battle":
-      return t("Battle against {monster} (strength {n}): add characters, cast spells, wield weapons, then roll.", { monster: cardName(me.monster), n: me.monster_strength });
+      return t("Battle against {monster} (strength {n}): add characters, cast spells, wield weapons, then roll.", { monster: cardNoun(me.monster), n: me.monster_strength });
     case "door":
       return t("The Secret Door is open: send a character through it, or leave it.");
     case "discard":
@@ -589,7 +590,7 @@ function prompt(view, state) {
       return view.charmed ? t("You charmed the {monster}: send it before another player, or end your turn.", { monster: cardName(view.charmed) }) : t("The battle is over: heal a fallen character, or end your turn.");
     default:
       return me && me.monster
-        ? t("A {monster} (strength {n}) blocks your way: fight it, dispel it, detour around it — or play on someone else.", { monster: cardName(me.monster), n: me.monster_strength })
+        ? t("A {monster} (strength {n}) blocks your way: fight it, dispel it, detour around it — or play on someone else.", { monster: cardNoun(me.monster), n: me.monster_strength })
         : t("Your turn: play a corridor, place a monster before an opponent, discard or pass.");
   }
 }

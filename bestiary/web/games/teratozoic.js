@@ -3,7 +3,7 @@
 // and loose ends), your hand and held-back genes, and the choices of each
 // phase as buttons (hold / build / take / keep), with clickable cards.
 import { getJSON, h, pageStyle } from "../js/api.js";
-import { card, cardName, svg } from "../js/cards.js";
+import { card, cardName, cardNoun, svg } from "../js/cards.js";
 import { actionLabel, statusLine } from "../js/generic.js";
 import { morph, on } from "../js/morph.js";
 
@@ -45,10 +45,10 @@ const BUILT_AS = {
 
 const GROUPS = [
   [N_("Express"), (a) => a === "express", () => t("express: play every card not held back")],
-  [N_("Hold back"), (a) => a.startsWith("hold "), (a) => t("hold back {card}", { card: cardName(a.slice(5)) })],
+  [N_("Hold back"), (a) => a.startsWith("hold "), (a) => t("hold back {card}", { card: cardNoun(a.slice(5)) })],
   [N_("Build"), (a) => a.startsWith("build "), (a) => (a === "build best" ? t("build best — the solver's best monsters") : a === "build flat" ? t("build flat — the cards laid out unconnected") : a === "build placed" ? t("build as placed") : a)],
-  [N_("Take (winner)"), (a) => a.startsWith("take "), (a) => t("take {card}", { card: cardName(a.slice(5)) })],
-  [N_("Keep"), (a) => a.startsWith("keep "), (a) => t("keep {card}", { card: cardName(a.slice(5)) })],
+  [N_("Take (winner)"), (a) => a.startsWith("take "), (a) => t("take {card}", { card: cardNoun(a.slice(5)) })],
+  [N_("Keep"), (a) => a.startsWith("keep "), (a) => t("keep {card}", { card: cardNoun(a.slice(5)) })],
 ];
 
 // -- the cards ---------------------------------------------------------------------------------

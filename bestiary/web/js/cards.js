@@ -23,6 +23,26 @@ export function cardName(name) {
   return said && said !== key ? said : String(name);
 }
 
+// A card's name that a translated sentence may decline: as text it is cardName(name)
+// (and `suffix`, e.g. a strength); {card:acc} in a translation asks for its
+// accusative, read from the catalog's "card cases\u0004" + name (gen|dat|acc|ins|loc,
+// from the game's nouns.toml); a name without cases shows in every case as it is.
+export const CARD_CASES = "card cases\u0004";
+const CASE_INDEX = { gen: 0, dat: 1, acc: 2, ins: 3, loc: 4 };
+export function cardNoun(name, suffix = "") {
+  const shown = () => cardName(name) + suffix;
+  return {
+    toString: shown,
+    form(which) {
+      const key = CARD_CASES + name;
+      const cases = t(key);
+      const i = CASE_INDEX[which];
+      if (!cases || cases === key || i === undefined) return shown();
+      return (cases.split("|")[i] || cardName(name)) + suffix;
+    },
+  };
+}
+
 const PALETTE = ["#b5472f", "#2f6fb5", "#3f8f4a", "#8a4fb0", "#c08a1e", "#1e8f8f", "#b03a78", "#5f6b7a", "#7a5230", "#3c4fa8"];
 
 export function colourOf(key) {

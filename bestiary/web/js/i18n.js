@@ -43,9 +43,15 @@ export function lang() {
 }
 
 // Fill {name} placeholders from params; a placeholder without a value stays as written.
+// A translation may ask for a case, {card:ins}: a value that knows its cases
+// (cardNoun in cards.js) gives that form, any other value shows as it is.
 export function format(text, params) {
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, key) => (Object.hasOwn(params, key) ? String(params[key]) : whole));
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, key, spec) => {
+    if (!Object.hasOwn(params, key)) return whole;
+    const value = params[key];
+    return spec && value && typeof value.form === "function" ? value.form(spec) : String(value);
+  });
 }
 
 export function t(msgid, params) {
