@@ -36,6 +36,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from .nouns import Noun
+from .words import words_of
 
 LANGUAGES: tuple[str, ...] = ("en", "pl")
 DEFAULT = "en"
@@ -163,8 +164,6 @@ class Domain:
             return text
         said = _messages(str(self.localedir), self.name, lang).get(text)
         if said is None:
-            from .words import words_of
-
             said = words_of(str(self.localedir), lang).get(text, text)
         return said
 
