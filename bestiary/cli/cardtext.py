@@ -132,7 +132,7 @@ def plain(value: Any) -> str:
 
 def _word(game: Game | None) -> Any:
     """A value in the reader's language where the game's catalog or word list
-    has it ("corridor" → "korytarz", "avoids_traps" → "omija pułapki"), else as it is."""
+    has it ("corridor" → "korytarz", "avoids_traps" → "unika pułapek"), else as it is."""
     catalog = game_catalog(game) if game is not None else None
     if catalog is None:
         return lambda v: v
