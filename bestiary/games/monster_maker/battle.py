@@ -151,38 +151,80 @@ def win_chance(
 
 
 # ------------------------------------------------------------ who may do what
+# Which rule forbids a spell or a weapon (0: none). The legal moves and the bots
+# ask only may_cast / may_wield, many times a turn; the refusal's words are built
+# only where a person reads them (spell_refusal, weapon_refusal).
+_NOT_A_SPELL, _NOT_HUMAN, _NOT_A_CASTER = 1, 2, 3
+_NOT_A_WEAPON, _NOT_ON_THE_WAY_BACK, _NOT_THIS_CLASS = 1, 2, 3
+
+
+def _spell_fault(
+    cs: CardSet, rules: MonsterMakerRules, spell: int, caster: int, monster: int
+) -> int:
+    """<Spells>: "Sleep and Charm spells only work on human type monsters";
+    A.iii: anyone may cast (2nd edition) or only Elves and Magic-Users."""
+    sc = cs.cards[spell]
+    if sc.kind != "spell":
+        return _NOT_A_SPELL
+    if sc.has("human_only") and cs.cards[monster].mtype != "human":
+        return _NOT_HUMAN
+    if rules.spell_casters == "casters" and not cs.cards[caster].has("casts"):
+        return _NOT_A_CASTER
+    return 0
+
+
+def may_cast(cs: CardSet, rules: MonsterMakerRules, spell: int, caster: int, monster: int) -> bool:
+    """Whether ``caster`` may cast ``spell`` at ``monster``."""
+    return _spell_fault(cs, rules, spell, caster, monster) == 0
+
+
 def spell_refusal(
     cs: CardSet, rules: MonsterMakerRules, spell: int, caster: int, monster: int
 ) -> str | None:
-    """Why ``caster`` may not cast ``spell`` at ``monster`` (None: it may).
-
-    <Spells>: "Sleep and Charm spells only work on human type monsters";
-    A.iii: anyone may cast (2nd edition) or only Elves and Magic-Users."""
+    """Why ``caster`` may not cast ``spell`` at ``monster``, in the reader's
+    language (None: it may)."""
+    fault = _spell_fault(cs, rules, spell, caster, monster)
     sc, mc = cs.cards[spell], cs.cards[monster]
-    if sc.kind != "spell":
+    if fault == _NOT_A_SPELL:
         return _("{spell} is not a spell").format(spell=_.noun(sc.name))
-    if sc.has("human_only") and mc.mtype != "human":
+    if fault == _NOT_HUMAN:
         return _("{spell} only works on human-type monsters ({monster} is {type})").format(
             spell=_.noun(sc.name), monster=_.noun(mc.name), type=_.word(mc.mtype)
         )
-    if rules.spell_casters == "casters" and not cs.cards[caster].has("casts"):
+    if fault == _NOT_A_CASTER:
         return _("{caster} cannot cast spells (spell_casters=casters)").format(
             caster=_.noun(cs.cards[caster].name)
         )
     return None
 
 
-def weapon_refusal(cs: CardSet, treasure: int, wielder: int, road_back: bool) -> str | None:
-    """Why ``wielder`` may not wield ``treasure`` (None: it may).
-
-    <Treasure Cards>: "cards that can become weapons. You can use these on the
+def _weapon_fault(cs: CardSet, treasure: int, wielder: int, road_back: bool) -> int:
+    """<Treasure Cards>: "cards that can become weapons. You can use these on the
     way back"; each names the classes it helps."""
-    tt, wc = cs.treasures[treasure], cs.cards[wielder]
+    tt = cs.treasures[treasure]
     if not tt.weapon:
-        return _("{treasure} is not a weapon").format(treasure=_.noun(tt.name))
+        return _NOT_A_WEAPON
     if not road_back:
+        return _NOT_ON_THE_WAY_BACK
+    if cs.cards[wielder].name not in tt.weapon_users:
+        return _NOT_THIS_CLASS
+    return 0
+
+
+def may_wield(cs: CardSet, treasure: int, wielder: int, road_back: bool) -> bool:
+    """Whether ``wielder`` may wield ``treasure``."""
+    return _weapon_fault(cs, treasure, wielder, road_back) == 0
+
+
+def weapon_refusal(cs: CardSet, treasure: int, wielder: int, road_back: bool) -> str | None:
+    """Why ``wielder`` may not wield ``treasure``, in the reader's language (None: it may)."""
+    fault = _weapon_fault(cs, treasure, wielder, road_back)
+    tt, wc = cs.treasures[treasure], cs.cards[wielder]
+    if fault == _NOT_A_WEAPON:
+        return _("{treasure} is not a weapon").format(treasure=_.noun(tt.name))
+    if fault == _NOT_ON_THE_WAY_BACK:
         return _("weapons work only on the road back ({treasure})").format(treasure=_.noun(tt.name))
-    if wc.name not in tt.weapon_users:
+    if fault == _NOT_THIS_CLASS:
         return _("{treasure} helps only {users}, not {wielder}").format(
             treasure=_.noun(tt.name),
             users=", ".join(sorted(_.noun(u).shown() for u in tt.weapon_users)),

@@ -541,7 +541,7 @@ class _Turn:
         for s in spells:  # Charm alone: one caster, nobody else
             if cards[s].has("charm") and rules.charm_alone:
                 for c in chars:
-                    if battle.spell_refusal(cs, rules, s, c, mon) is None:
+                    if battle.may_cast(cs, rules, s, c, mon):
                         best = max(best, self._odds([Member(c, s)]))
                         break
         # One spell per character, the strongest characters first; one weapon each.
@@ -555,10 +555,10 @@ class _Turn:
                 if cs.treasures[self.tindex[n]].weapon
             ]
         for c in chars:
-            sp = next((s for s in left if battle.spell_refusal(cs, rules, s, c, mon) is None), -1)
+            sp = next((s for s in left if battle.may_cast(cs, rules, s, c, mon)), -1)
             if sp >= 0:
                 left.remove(sp)
-            wp = next((t for t in weapons if battle.weapon_refusal(cs, t, c, True) is None), -1)
+            wp = next((t for t in weapons if battle.may_wield(cs, t, c, True)), -1)
             if wp >= 0:
                 weapons.remove(wp)
             armed.append(Member(c, sp, wp))

@@ -31,7 +31,7 @@ from bestiary.engine.legality import legal_at, not_your_turn, require_legal
 from bestiary.i18n import domain
 
 from .actions import MAX_SEATS, Move
-from .battle import spell_refusal, weapon_refusal
+from .battle import may_cast, may_wield
 from .combat import MonsterMakerCombat
 from .phases import BACK, DEAD, HOME, OUT, TRAP_LOSS
 from .view import PARTIAL_FIELDS, build_view, partial_view
@@ -168,7 +168,7 @@ class MonsterMakerState(MonsterMakerCombat):
             out.extend(
                 get("cast", s, c)
                 for c in free
-                if spell_refusal(self.cs, self.rules, s, c, mon) is None
+                if may_cast(self.cs, self.rules, s, c, mon)
             )
         if self.status[seat] == BACK:
             unarmed = sorted(
@@ -179,7 +179,7 @@ class MonsterMakerState(MonsterMakerCombat):
                     out.extend(
                         get("wield", t, c)
                         for c in unarmed
-                        if weapon_refusal(self.cs, t, c, road_back=True) is None
+                        if may_wield(self.cs, t, c, road_back=True)
                     )
         return out
 
