@@ -49,9 +49,8 @@ function actionPanel(legal, view, api) {
     return out;
   };
   const info = new Map((view.hand_cards || []).map((c) => [c.name, c]));
-  // A card by its name in the page's language (cardName), with what it is worth.
-  // A card's name with its strength, "Wojownik (2D+1)"; a sentence may decline it
-  // ("walcz Wojownikiem (2D+1)": cardNoun).
+  // A card by its name in the page's language with what it is worth, "Wojownik (2D+1)";
+  // a sentence may decline it ("walcz Wojownikiem (2D+1)": cardNoun).
   const strength = (name) => {
     const c = info.get(name);
     if (!c) return cardNoun(name);
